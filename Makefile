@@ -1,0 +1,50 @@
+# memoryd: `make serve` installs everything and starts the server on the
+# embedded defaults; `make test` installs everything and runs every check.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PROTO_SOURCES := $(wildcard proto/memoryd/v1/*.proto)
+
+.PHONY: install serve test check lint generate check-generated proto-check pytest bench clean
+
+$(STAMP): pyproject.toml clients/python/pyproject.toml
+	test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ./clients/python -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+serve: install
+	$(VENV)/bin/memoryd serve $(ARGS)
+
+generate: install
+	PATH="$(VENV)/bin:$$PATH" PYTHON=$(PY) scripts/generate
+
+check-generated: install
+	@scratch=$$(mktemp -d) && PATH="$(VENV)/bin:$$PATH" PYTHON=$(PY) scripts/generate "$$scratch" \
+	  && diff -r "$$scratch/memoryd/v1" clients/python/src/memoryd/v1 -x __pycache__ \
+	  || { echo "generated stubs are stale: run 'make generate' and commit the result" >&2; exit 1; }
+
+proto-check: install
+	$(VENV)/bin/buf lint
+	$(VENV)/bin/buf format --diff --exit-code
+	scripts/buf-breaking $(VENV)/bin/buf
+
+lint: install
+	$(VENV)/bin/ruff check server tests bench
+	$(VENV)/bin/ruff format --check server tests bench
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+
+pytest: install
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+test: proto-check check-generated lint pytest
+
+bench: install
+	$(PY) bench/latency.py $(ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

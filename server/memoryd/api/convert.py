@@ -1,0 +1,305 @@
+"""Protobuf <-> domain: the only module where the two meet.
+
+Checks wire shape (enum values defined, oneofs set, masks known) and names
+each field as the client sees it; ranges and limits are core's business.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC
+from typing import Any
+
+from google.protobuf import json_format, struct_pb2
+
+from memoryd.core import filters
+from memoryd.core.errors import InvalidArgument
+from memoryd.core.model import (
+    DEFAULT_CATEGORY,
+    CreateResult,
+    ListQuery,
+    Memory,
+    MemoryChange,
+    MemoryType,
+    MetadataMode,
+    NewMemory,
+    Scope,
+    ScoredMemory,
+    SearchQuery,
+    Selection,
+    WriteOutcome,
+)
+from memoryd.v1 import memory_pb2 as pb
+from memoryd.v1 import memory_service_pb2 as svc
+
+DEFAULT_SEARCH_LIMIT = 5
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 1000
+UPDATABLE_FIELDS = ("content", "metadata", "category", "memory_type")
+
+_TYPE_FROM_PROTO = {
+    pb.MEMORY_TYPE_EPISODIC: MemoryType.EPISODIC,
+    pb.MEMORY_TYPE_SEMANTIC: MemoryType.SEMANTIC,
+    pb.MEMORY_TYPE_PROCEDURAL: MemoryType.PROCEDURAL,
+    pb.MEMORY_TYPE_ENTITY: MemoryType.ENTITY,
+    pb.MEMORY_TYPE_RELATIONSHIP: MemoryType.RELATIONSHIP,
+    pb.MEMORY_TYPE_DECLARATIVE: MemoryType.DECLARATIVE,
+    pb.MEMORY_TYPE_CUSTOM: MemoryType.CUSTOM,
+}
+_TYPE_TO_PROTO = {domain: wire for wire, domain in _TYPE_FROM_PROTO.items()}
+_OUTCOME_TO_PROTO = {
+    WriteOutcome.CREATED: svc.WRITE_OUTCOME_CREATED,
+    WriteOutcome.UPDATED_EXISTING: svc.WRITE_OUTCOME_UPDATED_EXISTING,
+    WriteOutcome.SKIPPED_DUPLICATE: svc.WRITE_OUTCOME_SKIPPED_DUPLICATE,
+}
+_OPERATOR_FROM_PROTO = {
+    pb.COMPARISON_OPERATOR_EQ: filters.Operator.EQ,
+    pb.COMPARISON_OPERATOR_NE: filters.Operator.NE,
+    pb.COMPARISON_OPERATOR_IN: filters.Operator.IN,
+    pb.COMPARISON_OPERATOR_NOT_IN: filters.Operator.NOT_IN,
+    pb.COMPARISON_OPERATOR_GT: filters.Operator.GT,
+    pb.COMPARISON_OPERATOR_GTE: filters.Operator.GTE,
+    pb.COMPARISON_OPERATOR_LT: filters.Operator.LT,
+    pb.COMPARISON_OPERATOR_LTE: filters.Operator.LTE,
+    pb.COMPARISON_OPERATOR_EXISTS: filters.Operator.EXISTS,
+}
+_METADATA_MODE_FROM_PROTO = {
+    svc.METADATA_UPDATE_MODE_UNSPECIFIED: MetadataMode.MERGE,
+    svc.METADATA_UPDATE_MODE_MERGE: MetadataMode.MERGE,
+    svc.METADATA_UPDATE_MODE_REPLACE: MetadataMode.REPLACE,
+}
+
+
+# --- to proto ---------------------------------------------------------------
+
+
+def memory_to_proto(memory: Memory) -> pb.Memory:
+    message = pb.Memory(
+        id=memory.id,
+        content=memory.content,
+        scope=pb.Scope(
+            user_id=memory.scope.user_id,
+            agent_id=memory.scope.agent_id,
+            app_id=memory.scope.app_id,
+            thread_id=memory.scope.thread_id,
+        ),
+        memory_type=_TYPE_TO_PROTO[memory.memory_type],
+        category=memory.category,
+        memory_key=memory.memory_key,
+        version=memory.version,
+    )
+    message.metadata.update(dict(memory.metadata))
+    message.create_time.FromDatetime(memory.create_time)
+    message.update_time.FromDatetime(memory.update_time)
+    return message
+
+
+def create_result_to_proto(result: CreateResult) -> svc.CreateMemoryResponse:
+    return svc.CreateMemoryResponse(
+        memory=memory_to_proto(result.memory),
+        outcome=_OUTCOME_TO_PROTO[result.outcome],
+        duplicate_similarity=result.duplicate_similarity,
+    )
+
+
+def search_results_to_proto(hits: Iterable[ScoredMemory]) -> svc.SearchMemoriesResponse:
+    return svc.SearchMemoriesResponse(
+        results=[svc.SearchResult(memory=memory_to_proto(h.memory), score=h.score) for h in hits]
+    )
+
+
+# --- from proto -------------------------------------------------------------
+
+
+def scope_from_proto(scope: pb.Scope) -> Scope:
+    return Scope(
+        user_id=scope.user_id, agent_id=scope.agent_id, app_id=scope.app_id, thread_id=scope.thread_id
+    )
+
+
+def new_memory_from_proto(request: svc.CreateMemoryRequest, field: str = "") -> NewMemory:
+    memory = request.memory
+    if memory.id:
+        raise InvalidArgument(
+            f"{field}memory.id", "must be empty on create; set memory_id to choose the id"
+        )
+    return NewMemory(
+        content=memory.content,
+        scope=scope_from_proto(memory.scope),
+        memory_type=(
+            MemoryType.EPISODIC
+            if memory.memory_type == pb.MEMORY_TYPE_UNSPECIFIED
+            else memory_type_from_proto(memory.memory_type, f"{field}memory.memory_type")
+        ),
+        category=memory.category or DEFAULT_CATEGORY,
+        metadata=metadata_from_proto(memory.metadata),
+        memory_key=memory.memory_key,
+        memory_id=request.memory_id or None,
+        dedup_threshold=request.dedup_threshold if request.HasField("dedup_threshold") else None,
+    )
+
+
+def memory_type_from_proto(value: int, field: str) -> MemoryType:
+    try:
+        return _TYPE_FROM_PROTO[value]  # type: ignore[index]  # open enum: any int arrives
+    except KeyError:
+        raise InvalidArgument(field, f"{value} is not a MemoryType") from None
+
+
+def metadata_from_proto(metadata: struct_pb2.Struct) -> dict[str, Any]:
+    return json_format.MessageToDict(metadata)
+
+
+def selection_from_proto(
+    scope: pb.Scope,
+    memory_types: Iterable[int],
+    categories: Iterable[str],
+    where: pb.Filter | None,
+) -> Selection:
+    types = []
+    for i, value in enumerate(memory_types):
+        if value == pb.MEMORY_TYPE_UNSPECIFIED:
+            raise InvalidArgument(
+                f"memory_types[{i}]", "MEMORY_TYPE_UNSPECIFIED is not a type; omit the list for all"
+            )
+        types.append(memory_type_from_proto(value, f"memory_types[{i}]"))
+    return Selection(
+        scope=scope_from_proto(scope),
+        memory_types=tuple(dict.fromkeys(types)),
+        categories=tuple(dict.fromkeys(categories)),
+        where=filter_from_proto(where, "filter") if where is not None else None,
+    )
+
+
+def filter_from_proto(node: pb.Filter, field: str, depth: int = 1) -> filters.Filter:
+    if depth > filters.MAX_DEPTH:
+        raise InvalidArgument(field, f"filter is nested deeper than {filters.MAX_DEPTH} levels")
+    match node.WhichOneof("kind"):
+        case "condition":
+            return _condition_from_proto(node.condition, f"{field}.condition")
+        case "all":
+            return filters.AllOf(_children(node.all.filters, f"{field}.all", depth))
+        case "any":
+            return filters.AnyOf(_children(node.any.filters, f"{field}.any", depth))
+        case "not":
+            return filters.Not(filter_from_proto(getattr(node, "not"), f"{field}.not", depth + 1))
+        case _:
+            raise InvalidArgument(field, "set one of condition, all, any or not")
+
+
+def _children(nodes: Iterable[pb.Filter], field: str, depth: int) -> tuple[filters.Filter, ...]:
+    return tuple(
+        filter_from_proto(child, f"{field}.filters[{i}]", depth + 1)
+        for i, child in enumerate(nodes)
+    )
+
+
+def _condition_from_proto(condition: pb.Condition, field: str) -> filters.Condition:
+    operator = _OPERATOR_FROM_PROTO.get(condition.operator)  # type: ignore[call-overload]
+    if operator is None:
+        raise InvalidArgument(
+            f"{field}.operator",
+            "set a ComparisonOperator: EQ, NE, IN, NOT_IN, GT, GTE, LT, LTE or EXISTS",
+        )
+    values = tuple(
+        _value_from_proto(value, f"{field}.values[{i}]")
+        for i, value in enumerate(condition.values)
+    )
+    return filters.Condition(condition.field, operator, values)
+
+
+def _value_from_proto(value: pb.FilterValue, field: str) -> filters.Value:
+    match value.WhichOneof("kind"):
+        case "string_value":
+            return value.string_value
+        case "number_value":
+            return value.number_value
+        case "bool_value":
+            return value.bool_value
+        case "time_value":
+            return value.time_value.ToDatetime(tzinfo=UTC)
+        case _:
+            raise InvalidArgument(field, "set one of string_value, number_value, bool_value or time_value")
+
+
+def search_query_from_proto(request: svc.SearchMemoriesRequest) -> SearchQuery:
+    return SearchQuery(
+        text=request.query,
+        selection=selection_from_proto(
+            request.scope,
+            request.memory_types,
+            request.categories,
+            request.filter if request.HasField("filter") else None,
+        ),
+        limit=request.limit or DEFAULT_SEARCH_LIMIT,
+        score_threshold=request.score_threshold if request.HasField("score_threshold") else None,
+    )
+
+
+def list_query_from_proto(request: svc.ListMemoriesRequest) -> ListQuery:
+    page_size = request.page_size
+    if page_size == 0:
+        page_size = DEFAULT_PAGE_SIZE
+    elif page_size > 0:
+        page_size = min(page_size, MAX_PAGE_SIZE)
+    return ListQuery(
+        selection=selection_from_proto(
+            request.scope,
+            request.memory_types,
+            request.categories,
+            request.filter if request.HasField("filter") else None,
+        ),
+        page_size=page_size,
+        page_token=request.page_token,
+    )
+
+
+def forget_selection_from_proto(request: svc.ForgetMemoriesRequest) -> Selection:
+    return selection_from_proto(
+        request.scope,
+        request.memory_types,
+        request.categories,
+        request.filter if request.HasField("filter") else None,
+    )
+
+
+def change_from_proto(request: svc.UpdateMemoryRequest) -> MemoryChange:
+    memory = request.memory
+    paths = list(request.update_mask.paths)
+    if not paths:
+        paths = [name for name in UPDATABLE_FIELDS if _is_set(memory, name)]
+        if not paths:
+            raise InvalidArgument(
+                "update_mask", f"nothing to update; set update_mask to some of {UPDATABLE_FIELDS}"
+            )
+    elif paths == ["*"]:
+        paths = list(UPDATABLE_FIELDS)
+    for path in paths:
+        if path not in UPDATABLE_FIELDS:
+            raise InvalidArgument(
+                "update_mask", f"{path!r} cannot be updated; allowed: {', '.join(UPDATABLE_FIELDS)}"
+            )
+    mode = _METADATA_MODE_FROM_PROTO.get(request.metadata_update_mode)  # type: ignore[call-overload]
+    if mode is None:
+        raise InvalidArgument("metadata_update_mode", "is not a MetadataUpdateMode")
+    memory_type = None
+    if "memory_type" in paths:
+        if memory.memory_type == pb.MEMORY_TYPE_UNSPECIFIED:
+            raise InvalidArgument("memory.memory_type", "must be set when in update_mask")
+        memory_type = memory_type_from_proto(memory.memory_type, "memory.memory_type")
+    return MemoryChange(
+        memory_id=memory.id,
+        scope=scope_from_proto(memory.scope),
+        content=memory.content if "content" in paths else None,
+        metadata=metadata_from_proto(memory.metadata) if "metadata" in paths else None,
+        metadata_mode=mode,
+        category=(memory.category or DEFAULT_CATEGORY) if "category" in paths else None,
+        memory_type=memory_type,
+        expected_version=request.expected_version if request.HasField("expected_version") else None,
+    )
+
+
+def _is_set(memory: pb.Memory, name: str) -> bool:
+    if name == "metadata":
+        return memory.HasField("metadata")
+    return bool(getattr(memory, name))

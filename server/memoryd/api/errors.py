@@ -1,0 +1,108 @@
+"""Domain errors to gRPC statuses: one table, and the decorator that applies it.
+
+Every error reaches the client as a google.rpc.Status carrying one ErrorInfo
+(domain "memoryd") and, for bad fields, a BadRequest naming the field. An
+unexpected exception becomes INTERNAL with an incident id, never UNKNOWN and
+never the exception text.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from memoryd.core.errors import (
+    IncompatibleIndex,
+    InvalidArgument,
+    MemorydError,
+    MemoryNotFound,
+    VersionConflict,
+)
+from memoryd.embed.base import EmbeddingError
+
+logger = logging.getLogger(__name__)
+
+DOMAIN = "memoryd"
+
+#: Domain error -> (status code, ErrorInfo reason). Reasons are API: never
+#: reuse or rename one.
+_STATUS_OF: dict[type[Exception], tuple[grpc.StatusCode, str]] = {
+    InvalidArgument: (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT"),
+    MemoryNotFound: (grpc.StatusCode.NOT_FOUND, "MEMORY_NOT_FOUND"),
+    VersionConflict: (grpc.StatusCode.ABORTED, "VERSION_MISMATCH"),
+    IncompatibleIndex: (grpc.StatusCode.FAILED_PRECONDITION, "INCOMPATIBLE_INDEX"),
+    EmbeddingError: (grpc.StatusCode.UNAVAILABLE, "EMBEDDING_UNAVAILABLE"),
+}
+
+
+def status_for(error: Exception) -> status_pb2.Status:
+    """The google.rpc.Status a domain error is sent as."""
+    for error_class, (code, reason) in _STATUS_OF.items():
+        if isinstance(error, error_class):
+            break
+    else:
+        raise TypeError(f"no status for {type(error).__name__}")
+    details = [error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN)]
+    if isinstance(error, InvalidArgument):
+        violation = error_details_pb2.BadRequest.FieldViolation(
+            field=error.field, description=error.reason
+        )
+        details.append(error_details_pb2.BadRequest(field_violations=[violation]))
+    if isinstance(error, MemoryNotFound):
+        details.append(
+            error_details_pb2.ResourceInfo(resource_type="memory", resource_name=error.memory_id)
+        )
+    return _status(code, str(error), details)
+
+
+def internal_status(incident: str) -> status_pb2.Status:
+    info = error_details_pb2.ErrorInfo(
+        reason="INTERNAL", domain=DOMAIN, metadata={"incident": incident}
+    )
+    return _status(grpc.StatusCode.INTERNAL, f"internal error (incident {incident})", [info])
+
+
+def _status(code: grpc.StatusCode, message: str, details: list[Any]) -> status_pb2.Status:
+    packed = []
+    for detail in details:
+        holder = any_pb2.Any()
+        holder.Pack(detail)
+        packed.append(holder)
+    return status_pb2.Status(code=_CODE_NUMBERS[code], message=message, details=packed)
+
+
+_CODE_NUMBERS = {code: code.value[0] for code in grpc.StatusCode}
+assert _CODE_NUMBERS[grpc.StatusCode.INTERNAL] == code_pb2.INTERNAL
+
+_Request = TypeVar("_Request")
+_Response = TypeVar("_Response")
+_Handler = Callable[[Any, _Request, grpc.aio.ServicerContext[Any, Any]], Awaitable[_Response]]
+
+
+def rpc_errors(handler: _Handler[_Request, _Response]) -> _Handler[_Request, _Response]:
+    """Ends a unary handler's domain errors with their mapped status."""
+
+    @functools.wraps(handler)
+    async def wrapper(
+        self: Any, request: _Request, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> _Response:
+        try:
+            return await handler(self, request, context)
+        except grpc.aio.AbortError:
+            raise
+        except (MemorydError, EmbeddingError) as error:
+            await context.abort_with_status(rpc_status.to_status(status_for(error)))
+        except Exception:
+            incident = uuid.uuid4().hex[:12]
+            logger.exception("unexpected error in %s (incident %s)", handler.__name__, incident)
+            await context.abort_with_status(rpc_status.to_status(internal_status(incident)))
+
+    return wrapper

@@ -1,0 +1,58 @@
+"""The `memoryd` command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from memoryd.config import Settings
+from memoryd.core.errors import MemorydError
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="memoryd", description="Long-term memory for AI agents.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the gRPC server")
+    serve.add_argument("--host", help="address to listen on (MEMORYD_HOST, default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port; 0 picks one (MEMORYD_PORT, default 50051)")
+    serve.add_argument("--data-dir", type=Path, help="index directory (MEMORYD_DATA_DIR)")
+    serve.add_argument("--config", type=Path, help="TOML settings file (MEMORYD_CONFIG_FILE)")
+    args = parser.parse_args(argv)
+
+    overrides: dict[str, Any] = {
+        name: value
+        for name, value in (
+            ("host", args.host),
+            ("port", args.port),
+            ("data_dir", args.data_dir),
+            ("config_file", args.config),
+        )
+        if value is not None
+    }
+    try:
+        settings = Settings(**overrides)
+    except ValidationError as exc:
+        print(f"memoryd: invalid settings:\n{exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from memoryd.server import serve as run_server
+
+    try:
+        asyncio.run(run_server(settings))
+    except (MemorydError, ValueError, OSError) as exc:
+        logging.getLogger("memoryd").error("cannot start: %s", exc)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

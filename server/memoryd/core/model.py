@@ -1,0 +1,152 @@
+"""The memory model: what memoryd stores and the requests it serves, in plain Python."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from memoryd.core.filters import Filter
+
+DEFAULT_CATEGORY = "general"
+
+
+class MemoryType(enum.Enum):
+    """The kinds of memory 10xgraph distinguishes; values are its names."""
+
+    EPISODIC = "episodic"
+    SEMANTIC = "semantic"
+    PROCEDURAL = "procedural"
+    ENTITY = "entity"
+    RELATIONSHIP = "relationship"
+    DECLARATIVE = "declarative"
+    CUSTOM = "custom"
+
+
+class WriteOutcome(enum.Enum):
+    """What a create did."""
+
+    CREATED = "created"
+    UPDATED_EXISTING = "updated_existing"
+    SKIPPED_DUPLICATE = "skipped_duplicate"
+
+
+class MetadataMode(enum.Enum):
+    """How an update applies new metadata."""
+
+    MERGE = "merge"
+    REPLACE = "replace"
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Who a memory belongs to; see core/scoping.py for what each field means."""
+
+    user_id: str = ""
+    agent_id: str = ""
+    app_id: str = ""
+    thread_id: str = ""
+
+    @property
+    def is_user_memory(self) -> bool:
+        return bool(self.user_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """A stored memory."""
+
+    id: str
+    content: str
+    scope: Scope
+    memory_type: MemoryType
+    category: str
+    metadata: Mapping[str, Any]
+    memory_key: str
+    create_time: datetime
+    update_time: datetime
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewMemory:
+    """A memory to create. ``memory_id`` None lets the server choose a UUID."""
+
+    content: str
+    scope: Scope
+    memory_type: MemoryType = MemoryType.EPISODIC
+    category: str = DEFAULT_CATEGORY
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    memory_key: str = ""
+    memory_id: str | None = None
+    dedup_threshold: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CreateResult:
+    """The outcome of a create and the memory it produced or found."""
+
+    memory: Memory
+    outcome: WriteOutcome
+    duplicate_similarity: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryChange:
+    """A partial update: None means "leave as is"."""
+
+    memory_id: str
+    scope: Scope
+    content: str | None = None
+    metadata: Mapping[str, Any] | None = None
+    metadata_mode: MetadataMode = MetadataMode.MERGE
+    category: str | None = None
+    memory_type: MemoryType | None = None
+    expected_version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Which memories of a scope a read or forget covers."""
+
+    scope: Scope
+    memory_types: tuple[MemoryType, ...] = ()
+    categories: tuple[str, ...] = ()
+    where: Filter | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchQuery:
+    """A search by meaning."""
+
+    text: str
+    selection: Selection
+    limit: int
+    score_threshold: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredMemory:
+    """A search hit; score is in [0, 1], higher is more similar."""
+
+    memory: Memory
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class ListQuery:
+    """A page of a scope's memories, newest first."""
+
+    selection: Selection
+    page_size: int
+    page_token: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPage:
+    """One page of ListMemories."""
+
+    memories: tuple[Memory, ...]
+    next_page_token: str

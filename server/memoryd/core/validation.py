@@ -1,0 +1,92 @@
+"""The limits on what a request may carry, checked before anything is written."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from memoryd.core.errors import InvalidArgument
+from memoryd.core.filters import validate_client_filter
+from memoryd.core.model import NewMemory, Selection
+from memoryd.core.scoping import check_id, check_scope
+
+_METADATA_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_SEARCH_LIMIT = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Configurable maxima; see config.Settings for their defaults."""
+
+    max_content_bytes: int = 32 * 1024
+    max_metadata_bytes: int = 16 * 1024
+    max_batch_size: int = 100
+    max_category_chars: int = 128
+
+
+def check_content(content: str, field: str, limits: Limits) -> None:
+    if not content.strip():
+        raise InvalidArgument(field, "must not be empty")
+    size = len(content.encode())
+    if size > limits.max_content_bytes:
+        raise InvalidArgument(
+            field, f"is {size} bytes; at most {limits.max_content_bytes} bytes allowed"
+        )
+
+
+def check_category(category: str, field: str, limits: Limits) -> None:
+    if len(category) > limits.max_category_chars or not category.isprintable():
+        raise InvalidArgument(
+            field, f"must be at most {limits.max_category_chars} printable characters"
+        )
+
+
+def check_metadata(metadata: Mapping[str, Any], field: str, limits: Limits) -> None:
+    _check_keys(metadata, field)
+    size = len(json.dumps(metadata, separators=(",", ":")).encode())
+    if size > limits.max_metadata_bytes:
+        raise InvalidArgument(
+            field, f"is {size} bytes as JSON; at most {limits.max_metadata_bytes} bytes allowed"
+        )
+
+
+def _check_keys(value: Any, field: str) -> None:
+    if isinstance(value, Mapping):
+        for key, child in value.items():
+            if not _METADATA_KEY.fullmatch(key):
+                raise InvalidArgument(
+                    field, f"key {key[:80]!r} must be 1-64 letters, digits, '_' or '-'"
+                )
+            _check_keys(child, f"{field}.{key}")
+    elif isinstance(value, list):
+        for child in value:
+            _check_keys(child, field)
+
+
+def check_new_memory(new: NewMemory, field: str, limits: Limits) -> None:
+    """Checks a memory to create; ``field`` is the request's name for it."""
+    check_content(new.content, f"{field}.content", limits)
+    check_scope(new.scope, f"{field}.scope")
+    check_category(new.category, f"{field}.category", limits)
+    check_metadata(new.metadata, f"{field}.metadata", limits)
+    check_id(new.memory_key, f"{field}.memory_key", required=False)
+    if new.memory_id is not None:
+        check_id(new.memory_id, "memory_id", required=True)
+    if new.dedup_threshold is not None and not 0.0 <= new.dedup_threshold <= 1.0:
+        raise InvalidArgument("dedup_threshold", "must be between 0 and 1")
+
+
+def check_selection(selection: Selection, limits: Limits) -> None:
+    check_scope(selection.scope, "scope")
+    for i, category in enumerate(selection.categories):
+        check_category(category, f"categories[{i}]", limits)
+    if selection.where is not None:
+        validate_client_filter(selection.where, "filter")
+
+
+def check_search_limit(limit: int) -> None:
+    if not 1 <= limit <= MAX_SEARCH_LIMIT:
+        raise InvalidArgument("limit", f"must be 1 to {MAX_SEARCH_LIMIT} (0 means 5), got {limit}")

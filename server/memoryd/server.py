@@ -1,0 +1,138 @@
+"""Wiring: builds the object graph from settings, binds the gRPC server, runs it.
+
+The only module that picks concrete backends and embedders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from memoryd.api.servicer import MemoryServicer
+from memoryd.config import Settings
+from memoryd.core.memories import Memories
+from memoryd.core.validation import Limits
+from memoryd.embed.base import Embedder
+from memoryd.embed.batching import MicroBatchingEmbedder
+from memoryd.embed.cache import CachedEmbedder
+from memoryd.store.base import IndexSpec, VectorIndex
+from memoryd.v1 import memory_service_pb2, memory_service_pb2_grpc
+
+logger = logging.getLogger(__name__)
+SERVICE_NAME = memory_service_pb2.DESCRIPTOR.services_by_name["MemoryService"].full_name
+
+
+@dataclass
+class App:
+    """The running object graph; closed in reverse order of construction."""
+
+    embedder: Embedder
+    index: VectorIndex
+    memories: Memories
+
+    async def close(self) -> None:
+        await self.index.close()
+        await self.embedder.close()
+
+
+async def build(settings: Settings) -> App:
+    embedder = _embedder(settings)
+    spec = IndexSpec(embedder_id=embedder.model_id, dimension=embedder.dimension)
+    try:
+        index = await _index(settings, spec)
+    except BaseException:
+        await embedder.close()
+        raise
+    limits = Limits(
+        max_content_bytes=settings.max_content_bytes,
+        max_metadata_bytes=settings.max_metadata_bytes,
+        max_batch_size=settings.max_batch_size,
+    )
+    memories = Memories(index, embedder, limits=limits, dedup_threshold=settings.dedup_threshold)
+    return App(embedder, index, memories)
+
+
+def _embedder(settings: Settings) -> Embedder:
+    provider: Embedder
+    if settings.embedder == "gemini":
+        from memoryd.embed.gemini import GeminiEmbedder
+
+        if settings.gemini_api_key is None:
+            raise ValueError("MEMORYD_GEMINI_API_KEY is required with MEMORYD_EMBEDDER=gemini")
+        provider = GeminiEmbedder(
+            api_key=settings.gemini_api_key.get_secret_value(),
+            model=settings.gemini_model,
+            dimension=settings.gemini_dimension,
+        )
+    else:
+        from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
+
+        provider = OnnxMiniLMEmbedder()
+    batched = MicroBatchingEmbedder(provider, max_batch=settings.embed_batch_size)
+    if settings.embed_cache_size == 0:
+        return batched
+    return CachedEmbedder(batched, capacity=settings.embed_cache_size)
+
+
+async def _index(settings: Settings, spec: IndexSpec) -> VectorIndex:
+    if settings.backend == "qdrant":
+        from memoryd.store.remote import RemoteIndex, connect
+
+        if not settings.qdrant_url:
+            raise ValueError("MEMORYD_QDRANT_URL is required with MEMORYD_BACKEND=qdrant")
+        api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+        client = connect(settings.qdrant_url, api_key, prefer_grpc=settings.qdrant_prefer_grpc)
+        return await RemoteIndex.open(client, settings.qdrant_collection, spec)
+    from memoryd.store.edge import EdgeIndex
+
+    return EdgeIndex.open(settings.data_dir, spec, threads=settings.index_threads)
+
+
+async def create_server(settings: Settings, app: App) -> tuple[grpc.aio.Server, int]:
+    """A server with MemoryService, health and reflection, bound but not started.
+
+    Returns the server and the port it bound (settings.port 0 picks one).
+    """
+    options = [
+        ("grpc.max_receive_message_length", settings.max_message_bytes),
+        ("grpc.max_send_message_length", settings.max_message_bytes),
+    ]
+    server = grpc.aio.server(options=options)
+    memory_service_pb2_grpc.add_MemoryServiceServicer_to_server(
+        MemoryServicer(app.memories), server
+    )
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+    await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
+        server,
+    )
+    port = server.add_insecure_port(f"{settings.host}:{settings.port}")
+    if port == 0:
+        raise OSError(f"cannot listen on {settings.host}:{settings.port}")
+    return server, port
+
+
+async def serve(settings: Settings) -> None:
+    """Runs until SIGTERM or SIGINT, then lets RPCs in flight finish and closes."""
+    app = await build(settings)
+    server, port = await create_server(settings, app)
+    await server.start()
+    logger.info("memoryd listening on %s:%d (data dir %s)", settings.host, port, settings.data_dir)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    logger.info("shutting down: finishing RPCs in flight (grace %.1fs)", settings.shutdown_grace_seconds)
+    await server.stop(settings.shutdown_grace_seconds)
+    await app.close()
+    logger.info("memoryd stopped")
