@@ -69,7 +69,9 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         config_file = _config_file(init_settings, env_settings)
-        toml = (TomlConfigSettingsSource(settings_cls, toml_file=config_file),) if config_file else ()
+        toml = (
+            (TomlConfigSettingsSource(settings_cls, toml_file=config_file),) if config_file else ()
+        )
         return (init_settings, env_settings, *toml)
 
 

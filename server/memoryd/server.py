@@ -112,7 +112,11 @@ async def create_server(settings: Settings, app: App) -> tuple[grpc.aio.Server, 
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
+        (
+            SERVICE_NAME,
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        ),
         server,
     )
     port = server.add_insecure_port(f"{settings.host}:{settings.port}")
@@ -132,7 +136,9 @@ async def serve(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
-    logger.info("shutting down: finishing RPCs in flight (grace %.1fs)", settings.shutdown_grace_seconds)
+    logger.info(
+        "shutting down: finishing RPCs in flight (grace %.1fs)", settings.shutdown_grace_seconds
+    )
     await server.stop(settings.shutdown_grace_seconds)
     await app.close()
     logger.info("memoryd stopped")

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import httpx2
 import pytest
 from google.genai import types
@@ -50,22 +51,21 @@ class FakeGeminiTransport(httpx2.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         body = json.loads(await request.aread())
         entries = body["requests"]
-        self.requests.append(
-            SeenRequest(
-                path=request.url.path,
-                api_key=request.headers.get("x-goog-api-key"),
-                texts=[entry["content"]["parts"][0]["text"] for entry in entries],
-                dimensions=[entry["outputDimensionality"] for entry in entries],
-                task_types=[entry["taskType"] for entry in entries],
-            )
+        seen = SeenRequest(
+            path=request.url.path,
+            api_key=request.headers.get("x-goog-api-key"),
+            texts=[entry["content"]["parts"][0]["text"] for entry in entries],
+            dimensions=[entry["outputDimensionality"] for entry in entries],
+            task_types=[entry["taskType"] for entry in entries],
         )
+        self.requests.append(seen)
         if self.error is not None:
             raise self.error
         if self.error_status is not None:
             return httpx2.Response(self.error_status, json=gemini_error(self.error_status))
         embeddings = [
             {"values": spike_vector(int(text), dimension)}
-            for text, dimension in zip(self.requests[-1].texts, self.requests[-1].dimensions)
+            for text, dimension in zip(seen.texts, seen.dimensions, strict=True)
         ]
         return httpx2.Response(200, json={"embeddings": embeddings})
 
@@ -82,7 +82,7 @@ def gemini_error(status: int) -> dict[str, Any]:
 
 
 def run_with_embedder(
-    transport: FakeGeminiTransport,
+    transport: httpx2.AsyncBaseTransport | httpx.AsyncBaseTransport,
     action: Callable[[GeminiEmbedder], Awaitable[Any]],
     *,
     dimension: int = 8,
@@ -102,7 +102,11 @@ def run_with_embedder(
     return asyncio.run(scenario())
 
 
-def embed(transport: FakeGeminiTransport, texts: Sequence[str], dimension: int = 8) -> list[Vector]:
+def embed(
+    transport: httpx2.AsyncBaseTransport | httpx.AsyncBaseTransport,
+    texts: Sequence[str],
+    dimension: int = 8,
+) -> list[Vector]:
     result: list[Vector] = run_with_embedder(
         transport, lambda embedder: embedder.embed(texts), dimension=dimension
     )
@@ -143,9 +147,7 @@ def test_more_than_100_texts_are_split_into_batches() -> None:
 
     assert [len(request.texts) for request in transport.requests] == [100, 100, 50]
     assert MAX_BATCH_SIZE == 100
-    assert [text for request in transport.requests for text in request.texts] == numbered_texts(
-        250
-    )
+    assert [text for request in transport.requests for text in request.texts] == numbered_texts(250)
     assert [vector.index(max(vector)) for vector in vectors] == list(range(250))
 
 
@@ -170,10 +172,22 @@ def test_error_status_raises_embedding_error_without_the_texts(status: int) -> N
     assert len(transport.requests) == 1
 
 
-def test_unreachable_api_raises_embedding_error_without_the_texts() -> None:
-    transport = FakeGeminiTransport(error=httpx2.ConnectError("connection refused"))
+def refuse_connection(request: httpx.Request) -> httpx.Response:
+    raise httpx.ConnectError("connection refused", request=request)
 
-    with pytest.raises(EmbeddingError, match="cannot reach") as raised:
+
+@pytest.mark.parametrize(
+    "transport",
+    [
+        pytest.param(FakeGeminiTransport(error=httpx2.ConnectError("refused")), id="httpx2"),
+        # An injected httpx transport switches the SDK from httpx2 to httpx.
+        pytest.param(httpx.MockTransport(refuse_connection), id="httpx"),
+    ],
+)
+def test_unreachable_api_raises_embedding_error_without_the_texts(
+    transport: httpx2.AsyncBaseTransport | httpx.AsyncBaseTransport,
+) -> None:
+    with pytest.raises(EmbeddingError, match="no answer from the API") as raised:
         embed(transport, [SECRET_TEXT])
 
     assert SECRET_TEXT not in str(raised.value)
@@ -204,4 +218,3 @@ def test_close_is_idempotent() -> None:
         await embedder.close()
 
     run_with_embedder(FakeGeminiTransport(), close_twice)
-

@@ -113,7 +113,10 @@ def search_results_to_proto(hits: Iterable[ScoredMemory]) -> svc.SearchMemoriesR
 
 def scope_from_proto(scope: pb.Scope) -> Scope:
     return Scope(
-        user_id=scope.user_id, agent_id=scope.agent_id, app_id=scope.app_id, thread_id=scope.thread_id
+        user_id=scope.user_id,
+        agent_id=scope.agent_id,
+        app_id=scope.app_id,
+        thread_id=scope.thread_id,
     )
 
 
@@ -195,15 +198,14 @@ def _children(nodes: Iterable[pb.Filter], field: str, depth: int) -> tuple[filte
 
 
 def _condition_from_proto(condition: pb.Condition, field: str) -> filters.Condition:
-    operator = _OPERATOR_FROM_PROTO.get(condition.operator)  # type: ignore[call-overload]
+    operator = _OPERATOR_FROM_PROTO.get(condition.operator)
     if operator is None:
         raise InvalidArgument(
             f"{field}.operator",
             "set a ComparisonOperator: EQ, NE, IN, NOT_IN, GT, GTE, LT, LTE or EXISTS",
         )
     values = tuple(
-        _value_from_proto(value, f"{field}.values[{i}]")
-        for i, value in enumerate(condition.values)
+        _value_from_proto(value, f"{field}.values[{i}]") for i, value in enumerate(condition.values)
     )
     return filters.Condition(condition.field, operator, values)
 
@@ -219,7 +221,9 @@ def _value_from_proto(value: pb.FilterValue, field: str) -> filters.Value:
         case "time_value":
             return value.time_value.ToDatetime(tzinfo=UTC)
         case _:
-            raise InvalidArgument(field, "set one of string_value, number_value, bool_value or time_value")
+            raise InvalidArgument(
+                field, "set one of string_value, number_value, bool_value or time_value"
+            )
 
 
 def search_query_from_proto(request: svc.SearchMemoriesRequest) -> SearchQuery:
@@ -279,7 +283,7 @@ def change_from_proto(request: svc.UpdateMemoryRequest) -> MemoryChange:
             raise InvalidArgument(
                 "update_mask", f"{path!r} cannot be updated; allowed: {', '.join(UPDATABLE_FIELDS)}"
             )
-    mode = _METADATA_MODE_FROM_PROTO.get(request.metadata_update_mode)  # type: ignore[call-overload]
+    mode = _METADATA_MODE_FROM_PROTO.get(request.metadata_update_mode)
     if mode is None:
         raise InvalidArgument("metadata_update_mode", "is not a MetadataUpdateMode")
     memory_type = None

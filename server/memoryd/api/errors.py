@@ -12,7 +12,7 @@ import functools
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import grpc
 from google.protobuf import any_pb2
@@ -45,11 +45,9 @@ _STATUS_OF: dict[type[Exception], tuple[grpc.StatusCode, str]] = {
 
 def status_for(error: Exception) -> status_pb2.Status:
     """The google.rpc.Status a domain error is sent as."""
-    for error_class, (code, reason) in _STATUS_OF.items():
-        if isinstance(error, error_class):
-            break
-    else:
-        raise TypeError(f"no status for {type(error).__name__}")
+    code, reason = next(
+        status for error_class, status in _STATUS_OF.items() if isinstance(error, error_class)
+    )
     details = [error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN)]
     if isinstance(error, InvalidArgument):
         violation = error_details_pb2.BadRequest.FieldViolation(
@@ -82,18 +80,20 @@ def _status(code: grpc.StatusCode, message: str, details: list[Any]) -> status_p
 _CODE_NUMBERS = {code: code.value[0] for code in grpc.StatusCode}
 assert _CODE_NUMBERS[grpc.StatusCode.INTERNAL] == code_pb2.INTERNAL
 
-_Request = TypeVar("_Request")
-_Response = TypeVar("_Response")
-_Handler = Callable[[Any, _Request, grpc.aio.ServicerContext[Any, Any]], Awaitable[_Response]]
+type _Handler[Request, Response] = Callable[
+    [Any, Request, grpc.aio.ServicerContext[Any, Any]], Awaitable[Response]
+]
 
 
-def rpc_errors(handler: _Handler[_Request, _Response]) -> _Handler[_Request, _Response]:
+def rpc_errors[Request, Response](
+    handler: _Handler[Request, Response],
+) -> _Handler[Request, Response]:
     """Ends a unary handler's domain errors with their mapped status."""
 
     @functools.wraps(handler)
     async def wrapper(
-        self: Any, request: _Request, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> _Response:
+        self: Any, request: Request, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> Response:
         try:
             return await handler(self, request, context)
         except grpc.aio.AbortError:

@@ -49,13 +49,13 @@ class Memories:
         index: VectorIndex,
         embedder: Embedder,
         *,
-        limits: Limits = Limits(),
+        limits: Limits | None = None,
         dedup_threshold: float = 0.95,
         clock: Clock = utc_now,
     ) -> None:
         self._index = index
         self._embedder = embedder
-        self._limits = limits
+        self._limits = limits or Limits()
         self._dedup_threshold = dedup_threshold
         self._clock = clock
         self._locks = dedup.OwnerLocks()
@@ -253,9 +253,7 @@ class Memories:
         threshold = (
             new.dedup_threshold if new.dedup_threshold is not None else self._dedup_threshold
         )
-        search = Search(
-            vector, dedup.same_scope_and_type(new.scope, new.memory_type), 1, threshold
-        )
+        search = Search(vector, dedup.same_scope_and_type(new.scope, new.memory_type), 1, threshold)
         (hits,) = await self._index.search([search])
         if not hits:
             return None

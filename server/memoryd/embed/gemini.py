@@ -102,11 +102,9 @@ class GeminiEmbedder:
                 f"Gemini embedding failed: HTTP {exc.code} {exc.status or ''}".rstrip()
             ) from exc
         except _TRANSPORT_ERRORS as exc:
-            logger.warning(
-                "gemini embed of %d texts failed: %s", len(texts), type(exc).__name__
-            )
+            logger.warning("gemini embed of %d texts failed: %s", len(texts), type(exc).__name__)
             raise EmbeddingError(
-                f"Gemini embedding failed: cannot reach the API ({type(exc).__name__})"
+                f"Gemini embedding failed: no answer from the API ({type(exc).__name__})"
             ) from exc
         embeddings = response.embeddings or []
         if len(embeddings) != len(texts):

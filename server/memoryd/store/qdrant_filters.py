@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, assert_never
 
+import numpy as np
 import qdrant_edge as qe
 
 from memoryd.core.documents import iso_time
@@ -57,7 +58,11 @@ def _condition(condition: Condition) -> qe.Filter:
 def _equals(key: str, value: Value) -> Any:
     # Numbers compare as numbers whether stored as 3 or 3.0, so equality on a
     # number is a closed range rather than an exact (integer-only) match.
-    if isinstance(value, bool | str):
+    if isinstance(value, bool):
+        # qdrant-edge-py 0.9 converts a Python bool to the integer 1 or 0, which
+        # never matches a stored boolean; a numpy bool converts as a boolean.
+        return qe.FieldCondition(key, match=qe.MatchValue(np.bool_(value)))  # type: ignore[arg-type]
+    if isinstance(value, str):
         return qe.FieldCondition(key, match=qe.MatchValue(value))
     return _range(key, Operator.GTE, value, upper=value)
 

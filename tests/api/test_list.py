@@ -1,0 +1,129 @@
+"""ListMemories: a real scroll, newest first, paged and filterable."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from memoryd.v1 import memory_pb2 as pb
+from memoryd.v1 import memory_service_pb2 as svc
+
+from helpers import condition, create, expect_error, field_violations, list_all
+
+
+def _page(stub, user, **fields):
+    return stub.ListMemories(svc.ListMemoriesRequest(scope=pb.Scope(user_id=user), **fields))
+
+
+def test_list_is_newest_first_and_pages_without_loss_or_repeat(stub, user):
+    requests = [
+        svc.CreateMemoryRequest(
+            memory=pb.Memory(
+                content=f"Distinct fact number {i}: {'abcdefghijklmnopqrstuvw'[i]}",
+                scope=pb.Scope(user_id=user),
+            ),
+            memory_id=f"m{i:02d}",
+        )
+        for i in range(23)
+    ]
+    # One batch gives many memories the same create_time down to the
+    # microsecond or close to it, which exercises paging across ties.
+    stub.BatchCreateMemories(svc.BatchCreateMemoriesRequest(requests=requests))
+
+    seen: list[pb.Memory] = []
+    token = ""
+    pages = 0
+    while True:
+        page = _page(stub, user, page_size=5, page_token=token)
+        assert len(page.memories) <= 5
+        seen.extend(page.memories)
+        pages += 1
+        token = page.next_page_token
+        if not token:
+            break
+    assert pages == 5
+    assert sorted(m.id for m in seen) == [f"m{i:02d}" for i in range(23)]
+    times = [(m.create_time.seconds, m.create_time.nanos) for m in seen]
+    assert times == sorted(times, reverse=True)
+
+
+def test_list_returns_later_creates_first(stub, user):
+    for content in ("First thing said", "Second, unrelated remark", "Third and latest note"):
+        create(stub, content, user=user)
+    assert [m.content for m in _page(stub, user).memories] == [
+        "Third and latest note",
+        "Second, unrelated remark",
+        "First thing said",
+    ]
+
+
+def test_last_page_has_no_token_and_empty_scope_lists_nothing(stub, user):
+    create(stub, "Only memory", user=user)
+    page = _page(stub, user, page_size=1)
+    assert len(page.memories) == 1 and page.next_page_token == ""
+    assert list(_page(stub, f"{user}-nobody").memories) == []
+
+
+def test_list_filters_by_type_category_and_metadata(stub, user):
+    create(
+        stub,
+        "Use pnpm, not npm",
+        user=user,
+        memory_type=pb.MEMORY_TYPE_PROCEDURAL,
+        category="tools",
+        metadata={"lang": "js"},
+    )
+    create(
+        stub,
+        "Prefers pytest",
+        user=user,
+        memory_type=pb.MEMORY_TYPE_DECLARATIVE,
+        category="tools",
+        metadata={"lang": "py"},
+    )
+    create(stub, "Lives in Oslo", user=user, category="personal")
+    assert [
+        m.content for m in _page(stub, user, memory_types=[pb.MEMORY_TYPE_PROCEDURAL]).memories
+    ] == ["Use pnpm, not npm"]
+    assert len(_page(stub, user, categories=["tools"]).memories) == 2
+    where = condition("metadata.lang", pb.COMPARISON_OPERATOR_EQ, "py")
+    assert [m.content for m in _page(stub, user, filter=where).memories] == ["Prefers pytest"]
+
+
+def test_page_size_zero_means_default_and_huge_is_clamped(stub, user):
+    create(stub, "Only one here", user=user)
+    assert len(_page(stub, user, page_size=0).memories) == 1
+    assert len(_page(stub, user, page_size=1_000_000).memories) == 1
+
+
+def test_negative_page_size_is_rejected(stub, user):
+    error = expect_error(grpc.StatusCode.INVALID_ARGUMENT, _page, stub, user, page_size=-1)
+    assert field_violations(error) == ["page_size"]
+
+
+@pytest.mark.parametrize("token", ["garbage", "eyJ4IjoxfQ=="])
+def test_malformed_page_token_is_rejected(stub, user, token):
+    error = expect_error(grpc.StatusCode.INVALID_ARGUMENT, _page, stub, user, page_token=token)
+    assert field_violations(error) == ["page_token"]
+
+
+def test_page_token_of_another_query_is_rejected(stub, user):
+    for i in range(3):
+        create(stub, f"Note {i} about something else entirely {i * 'x'}", user=user)
+    token = _page(stub, user, page_size=1).next_page_token
+    assert token
+    error = expect_error(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        _page,
+        stub,
+        f"{user}-other",
+        page_size=1,
+        page_token=token,
+    )
+    assert "different query" in error.details()
+
+
+def test_list_all_helper_sees_every_memory(stub, user):
+    for i in range(7):
+        create(stub, f"Separate memory {i} {'y' * i}", user=user)
+    assert len(list_all(stub, pb.Scope(user_id=user), page_size=2)) == 7

@@ -1,0 +1,164 @@
+"""The server process: health, reflection, persistence, start-up checks and shutdown."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
+    ProtoReflectionDescriptorDatabase,
+)
+
+from memoryd.v1 import memory_pb2 as pb
+from memoryd.v1 import memory_service_pb2 as svc
+from memoryd.v1 import memory_service_pb2_grpc
+
+from conftest import ServerProcess
+from helpers import create, search
+
+
+def test_health_reports_serving(channel):
+    health = health_pb2_grpc.HealthStub(channel)
+    for service in ("", "memoryd.v1.MemoryService"):
+        response = health.Check(health_pb2.HealthCheckRequest(service=service))
+        assert response.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_reflection_lists_and_describes_every_rpc(channel):
+    database = ProtoReflectionDescriptorDatabase(channel)
+    services = set(database.get_services())
+    assert {"memoryd.v1.MemoryService", "grpc.health.v1.Health"} <= services
+    from google.protobuf.descriptor_pool import DescriptorPool
+
+    pool = DescriptorPool(database)
+    service = pool.FindServiceByName("memoryd.v1.MemoryService")
+    assert {m.name for m in service.methods} == {
+        "CreateMemory",
+        "BatchCreateMemories",
+        "GetMemory",
+        "ListMemories",
+        "UpdateMemory",
+        "DeleteMemory",
+        "SearchMemories",
+        "ForgetMemories",
+    }
+    assert pool.FindMessageTypeByName("memoryd.v1.Memory").fields_by_name["scope"]
+
+
+def test_memories_survive_a_restart(tmp_path):
+    first = ServerProcess(tmp_path / "data").start()
+    try:
+        with first.channel() as channel:
+            stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+            created = create(
+                stub, "The user's passport expires in March", user="u1", memory_key="passport"
+            )
+            create(stub, "Office is on the fourth floor", agent_id="concierge")
+    finally:
+        assert first.stop() == 0
+
+    second = ServerProcess(tmp_path / "data").start()
+    try:
+        with second.channel() as channel:
+            stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+            got = stub.GetMemory(
+                svc.GetMemoryRequest(id=created.memory.id, scope=pb.Scope(user_id="u1"))
+            )
+            assert got.memory == created.memory
+            assert (
+                search(stub, "When does the passport expire?", user="u1")[0].memory.id
+                == created.memory.id
+            )
+            again = create(
+                stub, "The user's passport expires in April", user="u1", memory_key="passport"
+            )
+            assert again.outcome == svc.WRITE_OUTCOME_UPDATED_EXISTING and again.memory.version == 2
+            assert (
+                search(stub, "Which floor?", agent_id="concierge")[0].memory.content
+                == "Office is on the fourth floor"
+            )
+    finally:
+        assert second.stop() == 0
+
+
+def test_writes_survive_sigkill(tmp_path):
+    first = ServerProcess(tmp_path / "data").start()
+    with first.channel() as channel:
+        stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+        ids = [
+            create(stub, f"Acknowledged fact {i} {'q' * i}", user="u1").memory.id for i in range(20)
+        ]
+    first.stop(signal.SIGKILL)
+
+    second = ServerProcess(tmp_path / "data").start()
+    try:
+        with second.channel() as channel:
+            stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+            for memory_id in ids:
+                stub.GetMemory(svc.GetMemoryRequest(id=memory_id, scope=pb.Scope(user_id="u1")))
+    finally:
+        assert second.stop() == 0
+
+
+def test_start_with_another_embedder_fails_clearly(tmp_path):
+    data = tmp_path / "data"
+    ServerProcess(data).start().stop()
+    manifest = json.loads((data / "index.json").read_text())
+    manifest["embedder_id"] = "some-other-model"
+    (data / "index.json").write_text(json.dumps(manifest))
+
+    process = ServerProcess(data)
+    try:
+        process.start()
+        raise AssertionError("the server started on an index of another embedder")
+    except RuntimeError:
+        pass
+    assert process.process is not None and process.wait_exit() == 1
+    log = "".join(process.log)
+    assert "some-other-model" in log and "all-MiniLM-L6-v2-onnx-int8" in log
+
+
+def test_second_server_on_the_same_data_dir_is_refused(server):
+    second = ServerProcess(server.data_dir)
+    try:
+        second.start()
+        raise AssertionError("two servers opened one data directory")
+    except RuntimeError:
+        pass
+    assert second.wait_exit() == 1
+    assert "in use by another memoryd process" in "".join(second.log)
+
+
+def test_sigterm_lets_an_rpc_in_flight_finish(tmp_path):
+    grace = {"MEMORYD_SHUTDOWN_GRACE_SECONDS": "120"}
+    process = ServerProcess(tmp_path / "data", env=grace).start()
+    with process.channel() as channel:
+        stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+        health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest())
+        future = stub.BatchCreateMemories.future(
+            svc.BatchCreateMemoriesRequest(
+                requests=[
+                    svc.CreateMemoryRequest(
+                        memory=pb.Memory(
+                            content=f"Fact {i} " + " ".join(f"w{i}x{j}" for j in range(25)),
+                            scope=pb.Scope(user_id="u1"),
+                        )
+                    )
+                    for i in range(100)
+                ]
+            )
+        )
+        time.sleep(0.1)  # let the batch reach the server; embedding it takes far longer
+        assert process.process is not None and not future.done()
+        process.process.send_signal(signal.SIGTERM)
+        assert len(future.result(timeout=120).results) == 100
+    assert process.wait_exit() == 0
+    assert "memoryd stopped" in "".join(process.log)
+    try:
+        grpc.channel_ready_future(grpc.insecure_channel(process.address)).result(timeout=1)
+        raise AssertionError("the server still accepts connections after SIGTERM")
+    except grpc.FutureTimeoutError:
+        pass
