@@ -2,103 +2,14 @@
 
 from __future__ import annotations
 
-import os
-import re
-import signal
-import subprocess
-import sys
-import threading
-import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
 
 import grpc
 import pytest
 
+from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_service_pb2_grpc
-
-_LISTENING = re.compile(r"memoryd listening on [^:]+:(\d+)")
-START_TIMEOUT = 60.0
-
-
-@dataclass
-class ServerProcess:
-    """A `memoryd serve` subprocess; its log is kept for assertions and failures."""
-
-    data_dir: Path
-    env: dict[str, str] = field(default_factory=dict)
-    process: subprocess.Popen[str] | None = None
-    port: int = 0
-    log: list[str] = field(default_factory=list)
-    _reader: threading.Thread | None = None
-
-    def start(self) -> ServerProcess:
-        env = {**os.environ, "MEMORYD_LOG_LEVEL": "INFO", **self.env}
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "memoryd.cli",
-                "serve",
-                "--port",
-                "0",
-                "--data-dir",
-                str(self.data_dir),
-            ],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        port_found = threading.Event()
-        self._reader = threading.Thread(target=self._read_log, args=(port_found,), daemon=True)
-        self._reader.start()
-        deadline = time.monotonic() + START_TIMEOUT
-        while not port_found.wait(0.05):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("memoryd did not start:\n" + "".join(self.log))
-        return self
-
-    def _read_log(self, port_found: threading.Event) -> None:
-        assert self.process is not None and self.process.stdout is not None
-        for line in self.process.stdout:
-            self.log.append(line)
-            match = _LISTENING.search(line)
-            if match:
-                self.port = int(match.group(1))
-                port_found.set()
-
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self.port}"
-
-    def channel(self) -> grpc.Channel:
-        return grpc.insecure_channel(self.address)
-
-    def stop(self, sig: int = signal.SIGTERM, timeout: float = 30.0) -> int:
-        """Stops the process (SIGTERM by default) and returns its exit code."""
-        if self.process is None:
-            return 0
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-        try:
-            return self.wait_exit(timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            return self.wait_exit(timeout)
-
-    def wait_exit(self, timeout: float = 60.0) -> int:
-        """Waits for the process to end, then releases its log pipe."""
-        assert self.process is not None
-        code = self.process.wait(timeout)
-        if self._reader is not None:
-            self._reader.join(timeout)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-        return code
 
 
 @pytest.fixture(scope="session")

@@ -12,11 +12,11 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
 
+from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
-from conftest import ServerProcess
 from helpers import create, search
 
 

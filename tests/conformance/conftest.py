@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Protocol
 
 import pytest
+from qdrant_client import AsyncQdrantClient
+
 from memoryd.store.base import IndexSpec, VectorIndex
 from memoryd.store.edge import EdgeIndex
 from memoryd.store.remote import RemoteIndex
-from qdrant_client import AsyncQdrantClient
 
 
 class IndexBackend(Protocol):

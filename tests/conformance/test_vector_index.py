@@ -14,11 +14,12 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from qdrant_client import models
+
 from memoryd.core.documents import iso_time, micros
 from memoryd.core.errors import IncompatibleIndex
 from memoryd.core.filters import AllOf, AnyOf, Condition, Filter, Not, Operator, Value
 from memoryd.store.base import IndexSpec, Point, ScrollCursor, Search, VectorIndex
-from qdrant_client import models
 
 if TYPE_CHECKING:
     from conftest import IndexBackend, QdrantClientInMemoryStandIn

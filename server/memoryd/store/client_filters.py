@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import assert_never
 
+from qdrant_client import models
+
 from memoryd.core.filters import (
     RANGE_OPERATORS,
     AllOf,
@@ -15,7 +17,6 @@ from memoryd.core.filters import (
     Operator,
     Value,
 )
-from qdrant_client import models
 
 
 def to_client_filter(tree: Filter) -> models.Filter:

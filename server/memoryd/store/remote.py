@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from qdrant_client import AsyncQdrantClient, models
+
 from memoryd.core.errors import IncompatibleIndex
 from memoryd.core.filters import Filter
 from memoryd.store.base import (
@@ -31,7 +33,6 @@ from memoryd.store.base import (
     Search,
 )
 from memoryd.store.client_filters import to_client_filter
-from qdrant_client import AsyncQdrantClient, models
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +52,8 @@ def connect(
 
     ``timeout`` is per request, in seconds, rounded up to whole seconds because
     qdrant-client takes an int. Nothing is sent until the first call, apart
-    from qdrant-client's background version check, which only logs a warning.
+    from qdrant-client's background version check, which at worst issues a
+    UserWarning.
     """
     return AsyncQdrantClient(
         url=url,

@@ -1,0 +1,124 @@
+"""Store and search latency through a real memoryd server, end to end over gRPC.
+
+Loads --memories memories (100 per user by default) with BatchCreateMemories,
+then times single CreateMemory and SearchMemories calls against an empty RPC
+(grpc health Check) measured in the same run, since absolute figures on a
+shared machine are noise and ratios are not.
+
+    python bench/latency.py --memories 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import grpc
+from corpus import memories, queries
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from memoryd.testing import ServerProcess
+from memoryd.v1 import memory_pb2 as pb
+from memoryd.v1 import memory_service_pb2 as svc
+from memoryd.v1 import memory_service_pb2_grpc
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[int(len(ordered) * 0.95) - 1]
+
+
+def timed(call: Callable[[int], object], count: int) -> list[float]:
+    samples = []
+    for i in range(count):
+        start = time.perf_counter()
+        call(i)
+        samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--memories", type=int, default=10_000)
+    parser.add_argument("--per-user", type=int, default=100)
+    parser.add_argument("--samples", type=int, default=300)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as data_dir:
+        server = ServerProcess(Path(data_dir)).start()
+        try:
+            with server.channel() as channel:
+                run(channel, args)
+        finally:
+            server.stop()
+
+
+def run(channel: grpc.Channel, args: argparse.Namespace) -> None:
+    stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+    health = health_pb2_grpc.HealthStub(channel)
+    texts = memories(args.memories + args.samples)
+    users = max(1, args.memories // args.per_user)
+
+    start = time.perf_counter()
+    for offset in range(0, args.memories, 100):
+        requests = [
+            svc.CreateMemoryRequest(
+                memory=pb.Memory(
+                    content=text, scope=pb.Scope(user_id=f"user-{(offset + i) % users}")
+                )
+            )
+            for i, text in enumerate(texts[offset : min(offset + 100, args.memories)])
+        ]
+        stub.BatchCreateMemories(svc.BatchCreateMemoriesRequest(requests=requests))
+    load_seconds = time.perf_counter() - start
+    print(
+        f"loaded {args.memories} memories for {users} users in {load_seconds:.1f} s "
+        f"({args.memories / load_seconds:.0f} memories/s through BatchCreateMemories)"
+    )
+
+    fresh = texts[args.memories :]
+    question = queries(args.samples)
+    rows = {
+        "empty RPC (health Check)": timed(
+            lambda i: health.Check(health_pb2.HealthCheckRequest()), args.samples
+        ),
+        "CreateMemory (new text)": timed(
+            lambda i: stub.CreateMemory(
+                svc.CreateMemoryRequest(
+                    memory=pb.Memory(content=fresh[i], scope=pb.Scope(user_id=f"user-{i % users}"))
+                )
+            ),
+            args.samples,
+        ),
+        "SearchMemories (limit 5)": timed(
+            lambda i: stub.SearchMemories(
+                svc.SearchMemoriesRequest(
+                    query=question[i], scope=pb.Scope(user_id=f"user-{i % users}")
+                )
+            ),
+            args.samples,
+        ),
+        "SearchMemories (repeated query, cached embedding)": timed(
+            lambda i: stub.SearchMemories(
+                svc.SearchMemoriesRequest(
+                    query=question[0], scope=pb.Scope(user_id=f"user-{i % users}")
+                )
+            ),
+            args.samples,
+        ),
+    }
+    baseline = percentiles(rows["empty RPC (health Check)"])[0]
+    shape = f"{args.memories} memories, {args.per_user} per user"
+    print(f"\n{args.samples} sequential calls each, {shape}\n")
+    print("| call | p50 ms | p95 ms | p50 / empty RPC |\n|---|---:|---:|---:|")
+    for name, samples in rows.items():
+        p50, p95 = percentiles(samples)
+        print(f"| {name} | {p50:.2f} | {p95:.2f} | {p50 / baseline:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()
