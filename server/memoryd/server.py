@@ -88,7 +88,11 @@ async def _index(settings: Settings, spec: IndexSpec) -> VectorIndex:
             raise ValueError("MEMORYD_QDRANT_URL is required with MEMORYD_BACKEND=qdrant")
         api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
         client = connect(settings.qdrant_url, api_key, prefer_grpc=settings.qdrant_prefer_grpc)
-        return await RemoteIndex.open(client, settings.qdrant_collection, spec)
+        try:
+            return await RemoteIndex.open(client, settings.qdrant_collection, spec)
+        except BaseException:
+            await client.close()
+            raise
     from memoryd.store.edge import EdgeIndex
 
     return EdgeIndex.open(settings.data_dir, spec, threads=settings.index_threads)

@@ -13,7 +13,8 @@ class CachedEmbedder:
 
     Agents repeat themselves: the same query before every model call, the
     same fact stored again. Only texts not in the cache reach the model, in
-    one call. ``hits`` and ``misses`` count texts, for telemetry.
+    one call. ``misses`` counts texts sent to the model and ``hits`` the
+    texts answered without it, for telemetry.
     """
 
     def __init__(self, inner: Embedder, *, capacity: int = 10_000) -> None:
@@ -35,7 +36,7 @@ class CachedEmbedder:
         # Take the hits before awaiting: another call may evict them meanwhile.
         known = {t: self._vectors[t] for t in texts if t in self._vectors}
         missing = [t for t in dict.fromkeys(texts) if t not in known]
-        self.hits += len(texts) - sum(1 for t in texts if t in missing)
+        self.hits += len(texts) - len(missing)
         self.misses += len(missing)
         for text in known:
             self._vectors.move_to_end(text)

@@ -1,0 +1,88 @@
+"""embed: the offline model, micro-batching and the LRU cache, on the real model."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from memoryd.embed.base import Vector
+from memoryd.embed.batching import MicroBatchingEmbedder
+from memoryd.embed.cache import CachedEmbedder
+from memoryd.embed.onnx_local import DIMENSION, OnnxMiniLMEmbedder
+
+
+@pytest.fixture(scope="module")
+def model():
+    embedder = OnnxMiniLMEmbedder()
+    yield embedder
+    asyncio.run(embedder.close())
+
+
+class CountingEmbedder:
+    """Passes through to the real model and records each batch it receives."""
+
+    def __init__(self, inner: OnnxMiniLMEmbedder) -> None:
+        self._inner = inner
+        self.batches: list[list[str]] = []
+
+    model_id = property(lambda self: self._inner.model_id)
+    dimension = property(lambda self: self._inner.dimension)
+
+    async def embed(self, texts: Sequence[str]) -> list[Vector]:
+        self.batches.append(list(texts))
+        return self._inner.embed_sync(list(texts))
+
+    async def close(self) -> None:
+        pass
+
+
+def test_model_gives_unit_vectors_that_rank_paraphrases_first(model):
+    vectors = np.array(
+        model.embed_sync(["I'm in UTC-5", "What timezone is the user in?", "I love pizza"])
+    )
+    assert vectors.shape == (3, DIMENSION)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    similarity = vectors @ vectors.T
+    assert similarity[0, 1] > similarity[0, 2] + 0.3
+
+
+def test_batch_and_single_embeddings_agree(model):
+    texts = ["short", "a much longer sentence about the weather in Lisbon in spring"]
+    batched = np.array(model.embed_sync(texts))
+    single = np.array([model.embed_sync([t])[0] for t in texts])
+    assert np.allclose(batched, single, atol=1e-4)
+
+
+def test_concurrent_calls_share_model_calls(model):
+    counting = CountingEmbedder(model)
+    batching = MicroBatchingEmbedder(counting, max_batch=32)
+
+    async def run() -> list[list[Vector]]:
+        return await asyncio.gather(*(batching.embed([f"text number {i}"]) for i in range(20)))
+
+    results = asyncio.run(run())
+    assert len(counting.batches) < 20
+    assert sum(len(b) for b in counting.batches) == 20
+    for i, (vector,) in enumerate(results):
+        assert np.allclose(vector, model.embed_sync([f"text number {i}"])[0], atol=1e-4)
+
+
+def test_cache_skips_the_model_for_repeated_texts(model):
+    counting = CountingEmbedder(model)
+    cache = CachedEmbedder(counting, capacity=2)
+
+    async def run() -> None:
+        first = await cache.embed(["alpha", "beta", "alpha"])
+        assert counting.batches == [["alpha", "beta"]]
+        again = await cache.embed(["beta", "alpha"])
+        assert counting.batches == [["alpha", "beta"]]
+        assert again == [first[1], first[0]]
+        await cache.embed(["gamma"])  # evicts the least recently used: beta
+        await cache.embed(["beta"])
+        assert counting.batches[-1] == ["beta"]
+
+    asyncio.run(run())
+    assert cache.hits == 3 and cache.misses == 4
