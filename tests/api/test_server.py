@@ -162,3 +162,14 @@ def test_sigterm_lets_an_rpc_in_flight_finish(tmp_path):
         raise AssertionError("the server still accepts connections after SIGTERM")
     except grpc.FutureTimeoutError:
         pass
+
+
+def test_gemini_without_api_key_fails_clearly(tmp_path):
+    process = ServerProcess(tmp_path / "data", env={"MEMORYD_EMBEDDER": "gemini"})
+    try:
+        process.start()
+        raise AssertionError("started Gemini embeddings without an API key")
+    except RuntimeError:
+        pass
+    assert process.wait_exit() == 1
+    assert "MEMORYD_GEMINI_API_KEY is required" in "".join(process.log)

@@ -41,6 +41,7 @@ DENSE = "dense"
 #: collection for; other tools may keep their own keys beside it.
 METADATA_KEY = "memoryd"
 SCHEMA = 1
+IN_MEMORY_STANDIN = ":memory:"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -54,7 +55,14 @@ def connect(
     qdrant-client takes an int. Nothing is sent until the first call, apart
     from qdrant-client's background version check, which at worst issues a
     UserWarning.
+
+    The url ``:memory:`` selects qdrant-client's pure-Python in-memory mode, a
+    stand-in for a server in tests: it scans every point and is not
+    thread-safe, so never serve users from it.
     """
+    if url == IN_MEMORY_STANDIN:
+        logger.warning("qdrant_url=:memory: is qdrant-client's in-memory stand-in, for tests only")
+        return AsyncQdrantClient(location=IN_MEMORY_STANDIN)
     return AsyncQdrantClient(
         url=url,
         api_key=api_key,

@@ -1,0 +1,56 @@
+"""config.Settings: environment over TOML file over defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from memoryd.config import Settings
+
+
+def test_defaults_are_the_embedded_setup(monkeypatch):
+    for name in ("MEMORYD_PORT", "MEMORYD_BACKEND", "MEMORYD_EMBEDDER", "MEMORYD_CONFIG_FILE"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings()
+    assert (settings.host, settings.port) == ("127.0.0.1", 50051)
+    assert settings.backend == "edge" and settings.embedder == "local"
+    assert settings.dedup_threshold == 0.95
+    assert settings.max_content_bytes == 32 * 1024
+
+
+def test_toml_file_fills_in_and_environment_wins(tmp_path: Path, monkeypatch):
+    config = tmp_path / "memoryd.toml"
+    config.write_text('port = 6000\ndedup_threshold = 0.9\ndata_dir = "/srv/memoryd"\n')
+    monkeypatch.setenv("MEMORYD_CONFIG_FILE", str(config))
+    monkeypatch.setenv("MEMORYD_PORT", "7000")
+    settings = Settings()
+    assert settings.port == 7000
+    assert settings.dedup_threshold == 0.9
+    assert settings.data_dir == Path("/srv/memoryd")
+
+
+def test_cli_style_overrides_win_over_everything(tmp_path: Path, monkeypatch):
+    config = tmp_path / "memoryd.toml"
+    config.write_text("port = 6000\n")
+    monkeypatch.setenv("MEMORYD_PORT", "7000")
+    assert Settings(config_file=config, port=8000).port == 8000
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("MEMORYD_DEDUP_THRESHOLD", "1.5"), ("MEMORYD_BACKEND", "redis"), ("MEMORYD_PORT", "-1")],
+)
+def test_invalid_values_are_refused(monkeypatch, name, value):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError) as info:
+        Settings()
+    assert name.removeprefix("MEMORYD_").lower() in str(info.value)
+
+
+def test_unknown_keys_in_the_file_are_refused(tmp_path: Path):
+    config = tmp_path / "memoryd.toml"
+    config.write_text("prot = 6000\n")
+    with pytest.raises(ValidationError, match="prot"):
+        Settings(config_file=config)
