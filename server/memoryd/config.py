@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     gemini_api_key: SecretStr | None = Field(None, description="MEMORYD_GEMINI_API_KEY.")
     gemini_model: str = Field("gemini-embedding-001", description="MEMORYD_GEMINI_MODEL.")
     gemini_dimension: int = Field(768, gt=0, description="MEMORYD_GEMINI_DIMENSION.")
+    gemini_timeout_seconds: float = Field(
+        10.0, gt=0, description="MEMORYD_GEMINI_TIMEOUT_SECONDS: per embedding request."
+    )
     embed_batch_size: int = Field(32, gt=0, description="MEMORYD_EMBED_BATCH_SIZE.")
     embed_cache_size: int = Field(10_000, ge=0, description="MEMORYD_EMBED_CACHE_SIZE (texts).")
     dedup_threshold: float = Field(

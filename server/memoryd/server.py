@@ -61,6 +61,8 @@ async def build(settings: Settings) -> App:
 def _embedder(settings: Settings) -> Embedder:
     provider: Embedder
     if settings.embedder == "gemini":
+        from google.genai import types
+
         from memoryd.embed.gemini import GeminiEmbedder
 
         if settings.gemini_api_key is None:
@@ -69,6 +71,7 @@ def _embedder(settings: Settings) -> Embedder:
             api_key=settings.gemini_api_key.get_secret_value(),
             model=settings.gemini_model,
             dimension=settings.gemini_dimension,
+            http_options=types.HttpOptions(timeout=int(settings.gemini_timeout_seconds * 1000)),
         )
     else:
         from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
