@@ -11,7 +11,7 @@ PROTO_SOURCES := $(wildcard proto/memoryd/v1/*.proto)
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ./clients/python -e '.[dev]'
+	$(PY) -m pip install --quiet -e './clients/python[tenxgraph]' -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)

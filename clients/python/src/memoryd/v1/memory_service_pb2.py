@@ -24,10 +24,12 @@ _sym_db = _symbol_database.Default()
 
 from google.api import field_behavior_pb2 as google_dot_api_dot_field__behavior__pb2
 from google.protobuf import field_mask_pb2 as google_dot_protobuf_dot_field__mask__pb2
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
+from google.rpc import status_pb2 as google_dot_rpc_dot_status__pb2
 from memoryd.v1 import memory_pb2 as memoryd_dot_v1_dot_memory__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1fmemoryd/v1/memory_service.proto\x12\nmemoryd.v1\x1a\x1fgoogle/api/field_behavior.proto\x1a google/protobuf/field_mask.proto\x1a\x17memoryd/v1/memory.proto\"\xaa\x01\n\x13\x43reateMemoryRequest\x12(\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.MemoryB\x04\xe2\x41\x01\x02\x12\x17\n\tmemory_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\x12\"\n\x0f\x64\x65\x64up_threshold\x18\x03 \x01(\x02\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x12\x18\n\nrequest_id\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\x42\x12\n\x10_dedup_threshold\"\x83\x01\n\x14\x43reateMemoryResponse\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\x12)\n\x07outcome\x18\x02 \x01(\x0e\x32\x18.memoryd.v1.WriteOutcome\x12\x1c\n\x14\x64uplicate_similarity\x18\x03 \x01(\x02\"o\n\x1a\x42\x61tchCreateMemoriesRequest\x12\x37\n\x08requests\x18\x01 \x03(\x0b\x32\x1f.memoryd.v1.CreateMemoryRequestB\x04\xe2\x41\x01\x02\x12\x18\n\nrequest_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\"P\n\x1b\x42\x61tchCreateMemoriesResponse\x12\x31\n\x07results\x18\x01 \x03(\x0b\x32 .memoryd.v1.CreateMemoryResponse\"L\n\x10GetMemoryRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12&\n\x05scope\x18\x02 \x01(\x0b\x32\x11.memoryd.v1.ScopeB\x04\xe2\x41\x01\x02\"7\n\x11GetMemoryResponse\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\"\xe8\x01\n\x13ListMemoriesRequest\x12&\n\x05scope\x18\x01 \x01(\x0b\x32\x11.memoryd.v1.ScopeB\x04\xe2\x41\x01\x02\x12\x17\n\tpage_size\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12\x18\n\npage_token\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\x12\x32\n\x0cmemory_types\x18\x04 \x03(\x0e\x32\x16.memoryd.v1.MemoryTypeB\x04\xe2\x41\x01\x01\x12\x18\n\ncategories\x18\x05 \x03(\tB\x04\xe2\x41\x01\x01\x12(\n\x06\x66ilter\x18\x06 \x01(\x0b\x32\x12.memoryd.v1.FilterB\x04\xe2\x41\x01\x01\"U\n\x14ListMemoriesResponse\x12$\n\x08memories\x18\x01 \x03(\x0b\x32\x12.memoryd.v1.Memory\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x8e\x02\n\x13UpdateMemoryRequest\x12(\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.MemoryB\x04\xe2\x41\x01\x02\x12\x35\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMaskB\x04\xe2\x41\x01\x01\x12\x42\n\x14metadata_update_mode\x18\x03 \x01(\x0e\x32\x1e.memoryd.v1.MetadataUpdateModeB\x04\xe2\x41\x01\x01\x12#\n\x10\x65xpected_version\x18\x04 \x01(\x03\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x12\x18\n\nrequest_id\x18\x05 \x01(\tB\x04\xe2\x41\x01\x01\x42\x13\n\x11_expected_version\":\n\x14UpdateMemoryResponse\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\"\xa3\x01\n\x13\x44\x65leteMemoryRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12&\n\x05scope\x18\x02 \x01(\x0b\x32\x11.memoryd.v1.ScopeB\x04\xe2\x41\x01\x02\x12#\n\x10\x65xpected_version\x18\x03 \x01(\x03\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x12\x18\n\nrequest_id\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\x42\x13\n\x11_expected_version\"\x16\n\x14\x44\x65leteMemoryResponse\"\x99\x02\n\x15SearchMemoriesRequest\x12\x13\n\x05query\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12&\n\x05scope\x18\x02 \x01(\x0b\x32\x11.memoryd.v1.ScopeB\x04\xe2\x41\x01\x02\x12\x13\n\x05limit\x18\x03 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12\x32\n\x0cmemory_types\x18\x04 \x03(\x0e\x32\x16.memoryd.v1.MemoryTypeB\x04\xe2\x41\x01\x01\x12\x18\n\ncategories\x18\x05 \x03(\tB\x04\xe2\x41\x01\x01\x12(\n\x06\x66ilter\x18\x06 \x01(\x0b\x32\x12.memoryd.v1.FilterB\x04\xe2\x41\x01\x01\x12\"\n\x0fscore_threshold\x18\x07 \x01(\x02\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x42\x12\n\x10_score_threshold\"C\n\x16SearchMemoriesResponse\x12)\n\x07results\x18\x01 \x03(\x0b\x32\x18.memoryd.v1.SearchResult\"A\n\x0cSearchResult\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\x12\r\n\x05score\x18\x02 \x01(\x02\"\xe8\x01\n\x15\x46orgetMemoriesRequest\x12&\n\x05scope\x18\x01 \x01(\x0b\x32\x11.memoryd.v1.ScopeB\x04\xe2\x41\x01\x02\x12\x32\n\x0cmemory_types\x18\x02 \x03(\x0e\x32\x16.memoryd.v1.MemoryTypeB\x04\xe2\x41\x01\x01\x12\x18\n\ncategories\x18\x03 \x03(\tB\x04\xe2\x41\x01\x01\x12(\n\x06\x66ilter\x18\x04 \x01(\x0b\x32\x12.memoryd.v1.FilterB\x04\xe2\x41\x01\x01\x12\x15\n\x07\x64ry_run\x18\x05 \x01(\x08\x42\x04\xe2\x41\x01\x01\x12\x18\n\nrequest_id\x18\x06 \x01(\tB\x04\xe2\x41\x01\x01\"/\n\x16\x46orgetMemoriesResponse\x12\x15\n\rdeleted_count\x18\x01 \x01(\x03*\x91\x01\n\x0cWriteOutcome\x12\x1d\n\x19WRITE_OUTCOME_UNSPECIFIED\x10\x00\x12\x19\n\x15WRITE_OUTCOME_CREATED\x10\x01\x12\"\n\x1eWRITE_OUTCOME_UPDATED_EXISTING\x10\x02\x12#\n\x1fWRITE_OUTCOME_SKIPPED_DUPLICATE\x10\x03*|\n\x12MetadataUpdateMode\x12$\n METADATA_UPDATE_MODE_UNSPECIFIED\x10\x00\x12\x1e\n\x1aMETADATA_UPDATE_MODE_MERGE\x10\x01\x12 \n\x1cMETADATA_UPDATE_MODE_REPLACE\x10\x02\x32\xd8\x05\n\rMemoryService\x12S\n\x0c\x43reateMemory\x12\x1f.memoryd.v1.CreateMemoryRequest\x1a .memoryd.v1.CreateMemoryResponse\"\x00\x12h\n\x13\x42\x61tchCreateMemories\x12&.memoryd.v1.BatchCreateMemoriesRequest\x1a\'.memoryd.v1.BatchCreateMemoriesResponse\"\x00\x12M\n\tGetMemory\x12\x1c.memoryd.v1.GetMemoryRequest\x1a\x1d.memoryd.v1.GetMemoryResponse\"\x03\x90\x02\x01\x12V\n\x0cListMemories\x12\x1f.memoryd.v1.ListMemoriesRequest\x1a .memoryd.v1.ListMemoriesResponse\"\x03\x90\x02\x01\x12S\n\x0cUpdateMemory\x12\x1f.memoryd.v1.UpdateMemoryRequest\x1a .memoryd.v1.UpdateMemoryResponse\"\x00\x12S\n\x0c\x44\x65leteMemory\x12\x1f.memoryd.v1.DeleteMemoryRequest\x1a .memoryd.v1.DeleteMemoryResponse\"\x00\x12\\\n\x0eSearchMemories\x12!.memoryd.v1.SearchMemoriesRequest\x1a\".memoryd.v1.SearchMemoriesResponse\"\x03\x90\x02\x01\x12Y\n\x0e\x46orgetMemories\x12!.memoryd.v1.ForgetMemoriesRequest\x1a\".memoryd.v1.ForgetMemoriesResponse\"\x00\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1fmemoryd/v1/memory_service.proto\x12\nmemoryd.v1\x1a\x1fgoogle/api/field_behavior.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x17memoryd/v1/memory.proto\"\xd5\x01\n\x13\x43reateMemoryRequest\x12(\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.MemoryB\x04\xe2\x41\x01\x02\x12\x17\n\tmemory_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\x12\"\n\x0f\x64\x65\x64up_threshold\x18\x03 \x01(\x02\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x12\x18\n\nrequest_id\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\x12)\n\x04mode\x18\x05 \x01(\x0e\x32\x15.memoryd.v1.WriteModeB\x04\xe2\x41\x01\x01\x42\x12\n\x10_dedup_threshold\"\x98\x01\n\x14\x43reateMemoryResponse\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\x12)\n\x07outcome\x18\x02 \x01(\x0e\x32\x18.memoryd.v1.WriteOutcome\x12\x1c\n\x14\x64uplicate_similarity\x18\x03 \x01(\x02\x12\x13\n\x0bwrite_token\x18\x04 \x01(\t\"\x9a\x01\n\x1a\x42\x61tchCreateMemoriesRequest\x12\x37\n\x08requests\x18\x01 \x03(\x0b\x32\x1f.memoryd.v1.CreateMemoryRequestB\x04\xe2\x41\x01\x02\x12\x18\n\nrequest_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\x12)\n\x04mode\x18\x03 \x01(\x0e\x32\x15.memoryd.v1.WriteModeB\x04\xe2\x41\x01\x01\"e\n\x1b\x42\x61tchCreateMemoriesResponse\x12\x31\n\x07results\x18\x01 \x03(\x0b\x32 .memoryd.v1.CreateMemoryResponse\x12\x13\n\x0bwrite_token\x18\x02 \x01(\t\"m\n\x10GetMemoryRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12&\n\x05scope\x18\x02 \x01(\x0b\x32\x11.memoryd.v1.ScopeB\x04\xe2\x41\x01\x02\x12\x1f\n\x11\x63onsistency_token\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\"7\n\x11GetMemoryResponse\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\"\x89\x02\n\x13ListMemoriesRequest\x12&\n\x05scope\x18\x01 \x01(\x0b\x32\x11.memoryd.v1.ScopeB\x04\xe2\x41\x01\x02\x12\x17\n\tpage_size\x18\x02 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12\x18\n\npage_token\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\x12\x32\n\x0cmemory_types\x18\x04 \x03(\x0e\x32\x16.memoryd.v1.MemoryTypeB\x04\xe2\x41\x01\x01\x12\x18\n\ncategories\x18\x05 \x03(\tB\x04\xe2\x41\x01\x01\x12(\n\x06\x66ilter\x18\x06 \x01(\x0b\x32\x12.memoryd.v1.FilterB\x04\xe2\x41\x01\x01\x12\x1f\n\x11\x63onsistency_token\x18\x07 \x01(\tB\x04\xe2\x41\x01\x01\"U\n\x14ListMemoriesResponse\x12$\n\x08memories\x18\x01 \x03(\x0b\x32\x12.memoryd.v1.Memory\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\xb9\x02\n\x13UpdateMemoryRequest\x12(\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.MemoryB\x04\xe2\x41\x01\x02\x12\x35\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMaskB\x04\xe2\x41\x01\x01\x12\x42\n\x14metadata_update_mode\x18\x03 \x01(\x0e\x32\x1e.memoryd.v1.MetadataUpdateModeB\x04\xe2\x41\x01\x01\x12#\n\x10\x65xpected_version\x18\x04 \x01(\x03\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x12\x18\n\nrequest_id\x18\x05 \x01(\tB\x04\xe2\x41\x01\x01\x12)\n\x04mode\x18\x06 \x01(\x0e\x32\x15.memoryd.v1.WriteModeB\x04\xe2\x41\x01\x01\x42\x13\n\x11_expected_version\"O\n\x14UpdateMemoryResponse\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\x12\x13\n\x0bwrite_token\x18\x02 \x01(\t\"\xce\x01\n\x13\x44\x65leteMemoryRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12&\n\x05scope\x18\x02 \x01(\x0b\x32\x11.memoryd.v1.ScopeB\x04\xe2\x41\x01\x02\x12#\n\x10\x65xpected_version\x18\x03 \x01(\x03\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x12\x18\n\nrequest_id\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\x12)\n\x04mode\x18\x05 \x01(\x0e\x32\x15.memoryd.v1.WriteModeB\x04\xe2\x41\x01\x01\x42\x13\n\x11_expected_version\"+\n\x14\x44\x65leteMemoryResponse\x12\x13\n\x0bwrite_token\x18\x01 \x01(\t\"\xba\x02\n\x15SearchMemoriesRequest\x12\x13\n\x05query\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12&\n\x05scope\x18\x02 \x01(\x0b\x32\x11.memoryd.v1.ScopeB\x04\xe2\x41\x01\x02\x12\x13\n\x05limit\x18\x03 \x01(\x05\x42\x04\xe2\x41\x01\x01\x12\x32\n\x0cmemory_types\x18\x04 \x03(\x0e\x32\x16.memoryd.v1.MemoryTypeB\x04\xe2\x41\x01\x01\x12\x18\n\ncategories\x18\x05 \x03(\tB\x04\xe2\x41\x01\x01\x12(\n\x06\x66ilter\x18\x06 \x01(\x0b\x32\x12.memoryd.v1.FilterB\x04\xe2\x41\x01\x01\x12\"\n\x0fscore_threshold\x18\x07 \x01(\x02\x42\x04\xe2\x41\x01\x01H\x00\x88\x01\x01\x12\x1f\n\x11\x63onsistency_token\x18\x08 \x01(\tB\x04\xe2\x41\x01\x01\x42\x12\n\x10_score_threshold\"C\n\x16SearchMemoriesResponse\x12)\n\x07results\x18\x01 \x03(\x0b\x32\x18.memoryd.v1.SearchResult\"A\n\x0cSearchResult\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\x12\r\n\x05score\x18\x02 \x01(\x02\"\x93\x02\n\x15\x46orgetMemoriesRequest\x12&\n\x05scope\x18\x01 \x01(\x0b\x32\x11.memoryd.v1.ScopeB\x04\xe2\x41\x01\x02\x12\x32\n\x0cmemory_types\x18\x02 \x03(\x0e\x32\x16.memoryd.v1.MemoryTypeB\x04\xe2\x41\x01\x01\x12\x18\n\ncategories\x18\x03 \x03(\tB\x04\xe2\x41\x01\x01\x12(\n\x06\x66ilter\x18\x04 \x01(\x0b\x32\x12.memoryd.v1.FilterB\x04\xe2\x41\x01\x01\x12\x15\n\x07\x64ry_run\x18\x05 \x01(\x08\x42\x04\xe2\x41\x01\x01\x12\x18\n\nrequest_id\x18\x06 \x01(\tB\x04\xe2\x41\x01\x01\x12)\n\x04mode\x18\x07 \x01(\x0e\x32\x15.memoryd.v1.WriteModeB\x04\xe2\x41\x01\x01\"D\n\x16\x46orgetMemoriesResponse\x12\x15\n\rdeleted_count\x18\x01 \x01(\x03\x12\x13\n\x0bwrite_token\x18\x02 \x01(\t\"2\n\x15GetWriteStatusRequest\x12\x19\n\x0bwrite_token\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\"\x9c\x04\n\x16GetWriteStatusResponse\x12\x13\n\x0bwrite_token\x18\x01 \x01(\t\x12%\n\x05state\x18\x02 \x01(\x0e\x32\x16.memoryd.v1.WriteState\x12/\n\x0b\x63reate_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\napply_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x39\n\rcreate_memory\x18\x05 \x01(\x0b\x32 .memoryd.v1.CreateMemoryResponseH\x00\x12H\n\x15\x62\x61tch_create_memories\x18\x06 \x01(\x0b\x32\'.memoryd.v1.BatchCreateMemoriesResponseH\x00\x12\x39\n\rupdate_memory\x18\x07 \x01(\x0b\x32 .memoryd.v1.UpdateMemoryResponseH\x00\x12\x39\n\rdelete_memory\x18\x08 \x01(\x0b\x32 .memoryd.v1.DeleteMemoryResponseH\x00\x12=\n\x0f\x66orget_memories\x18\t \x01(\x0b\x32\".memoryd.v1.ForgetMemoriesResponseH\x00\x12!\n\x05\x65rror\x18\n \x01(\x0b\x32\x12.google.rpc.StatusB\x08\n\x06result*\xad\x01\n\x0cWriteOutcome\x12\x1d\n\x19WRITE_OUTCOME_UNSPECIFIED\x10\x00\x12\x19\n\x15WRITE_OUTCOME_CREATED\x10\x01\x12\"\n\x1eWRITE_OUTCOME_UPDATED_EXISTING\x10\x02\x12#\n\x1fWRITE_OUTCOME_SKIPPED_DUPLICATE\x10\x03\x12\x1a\n\x16WRITE_OUTCOME_ACCEPTED\x10\x04*R\n\tWriteMode\x12\x1a\n\x16WRITE_MODE_UNSPECIFIED\x10\x00\x12\x14\n\x10WRITE_MODE_ASYNC\x10\x01\x12\x13\n\x0fWRITE_MODE_SYNC\x10\x02*s\n\nWriteState\x12\x1b\n\x17WRITE_STATE_UNSPECIFIED\x10\x00\x12\x17\n\x13WRITE_STATE_PENDING\x10\x01\x12\x17\n\x13WRITE_STATE_APPLIED\x10\x02\x12\x16\n\x12WRITE_STATE_FAILED\x10\x03*|\n\x12MetadataUpdateMode\x12$\n METADATA_UPDATE_MODE_UNSPECIFIED\x10\x00\x12\x1e\n\x1aMETADATA_UPDATE_MODE_MERGE\x10\x01\x12 \n\x1cMETADATA_UPDATE_MODE_REPLACE\x10\x02\x32\xd8\x05\n\rMemoryService\x12S\n\x0c\x43reateMemory\x12\x1f.memoryd.v1.CreateMemoryRequest\x1a .memoryd.v1.CreateMemoryResponse\"\x00\x12h\n\x13\x42\x61tchCreateMemories\x12&.memoryd.v1.BatchCreateMemoriesRequest\x1a\'.memoryd.v1.BatchCreateMemoriesResponse\"\x00\x12M\n\tGetMemory\x12\x1c.memoryd.v1.GetMemoryRequest\x1a\x1d.memoryd.v1.GetMemoryResponse\"\x03\x90\x02\x01\x12V\n\x0cListMemories\x12\x1f.memoryd.v1.ListMemoriesRequest\x1a .memoryd.v1.ListMemoriesResponse\"\x03\x90\x02\x01\x12S\n\x0cUpdateMemory\x12\x1f.memoryd.v1.UpdateMemoryRequest\x1a .memoryd.v1.UpdateMemoryResponse\"\x00\x12S\n\x0c\x44\x65leteMemory\x12\x1f.memoryd.v1.DeleteMemoryRequest\x1a .memoryd.v1.DeleteMemoryResponse\"\x00\x12\\\n\x0eSearchMemories\x12!.memoryd.v1.SearchMemoriesRequest\x1a\".memoryd.v1.SearchMemoriesResponse\"\x03\x90\x02\x01\x12Y\n\x0e\x46orgetMemories\x12!.memoryd.v1.ForgetMemoriesRequest\x1a\".memoryd.v1.ForgetMemoriesResponse\"\x00\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -42,14 +44,20 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CREATEMEMORYREQUEST'].fields_by_name['dedup_threshold']._serialized_options = b'\342A\001\001'
   _globals['_CREATEMEMORYREQUEST'].fields_by_name['request_id']._loaded_options = None
   _globals['_CREATEMEMORYREQUEST'].fields_by_name['request_id']._serialized_options = b'\342A\001\001'
+  _globals['_CREATEMEMORYREQUEST'].fields_by_name['mode']._loaded_options = None
+  _globals['_CREATEMEMORYREQUEST'].fields_by_name['mode']._serialized_options = b'\342A\001\001'
   _globals['_BATCHCREATEMEMORIESREQUEST'].fields_by_name['requests']._loaded_options = None
   _globals['_BATCHCREATEMEMORIESREQUEST'].fields_by_name['requests']._serialized_options = b'\342A\001\002'
   _globals['_BATCHCREATEMEMORIESREQUEST'].fields_by_name['request_id']._loaded_options = None
   _globals['_BATCHCREATEMEMORIESREQUEST'].fields_by_name['request_id']._serialized_options = b'\342A\001\001'
+  _globals['_BATCHCREATEMEMORIESREQUEST'].fields_by_name['mode']._loaded_options = None
+  _globals['_BATCHCREATEMEMORIESREQUEST'].fields_by_name['mode']._serialized_options = b'\342A\001\001'
   _globals['_GETMEMORYREQUEST'].fields_by_name['id']._loaded_options = None
   _globals['_GETMEMORYREQUEST'].fields_by_name['id']._serialized_options = b'\342A\001\002'
   _globals['_GETMEMORYREQUEST'].fields_by_name['scope']._loaded_options = None
   _globals['_GETMEMORYREQUEST'].fields_by_name['scope']._serialized_options = b'\342A\001\002'
+  _globals['_GETMEMORYREQUEST'].fields_by_name['consistency_token']._loaded_options = None
+  _globals['_GETMEMORYREQUEST'].fields_by_name['consistency_token']._serialized_options = b'\342A\001\001'
   _globals['_LISTMEMORIESREQUEST'].fields_by_name['scope']._loaded_options = None
   _globals['_LISTMEMORIESREQUEST'].fields_by_name['scope']._serialized_options = b'\342A\001\002'
   _globals['_LISTMEMORIESREQUEST'].fields_by_name['page_size']._loaded_options = None
@@ -62,6 +70,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTMEMORIESREQUEST'].fields_by_name['categories']._serialized_options = b'\342A\001\001'
   _globals['_LISTMEMORIESREQUEST'].fields_by_name['filter']._loaded_options = None
   _globals['_LISTMEMORIESREQUEST'].fields_by_name['filter']._serialized_options = b'\342A\001\001'
+  _globals['_LISTMEMORIESREQUEST'].fields_by_name['consistency_token']._loaded_options = None
+  _globals['_LISTMEMORIESREQUEST'].fields_by_name['consistency_token']._serialized_options = b'\342A\001\001'
   _globals['_UPDATEMEMORYREQUEST'].fields_by_name['memory']._loaded_options = None
   _globals['_UPDATEMEMORYREQUEST'].fields_by_name['memory']._serialized_options = b'\342A\001\002'
   _globals['_UPDATEMEMORYREQUEST'].fields_by_name['update_mask']._loaded_options = None
@@ -72,6 +82,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_UPDATEMEMORYREQUEST'].fields_by_name['expected_version']._serialized_options = b'\342A\001\001'
   _globals['_UPDATEMEMORYREQUEST'].fields_by_name['request_id']._loaded_options = None
   _globals['_UPDATEMEMORYREQUEST'].fields_by_name['request_id']._serialized_options = b'\342A\001\001'
+  _globals['_UPDATEMEMORYREQUEST'].fields_by_name['mode']._loaded_options = None
+  _globals['_UPDATEMEMORYREQUEST'].fields_by_name['mode']._serialized_options = b'\342A\001\001'
   _globals['_DELETEMEMORYREQUEST'].fields_by_name['id']._loaded_options = None
   _globals['_DELETEMEMORYREQUEST'].fields_by_name['id']._serialized_options = b'\342A\001\002'
   _globals['_DELETEMEMORYREQUEST'].fields_by_name['scope']._loaded_options = None
@@ -80,6 +92,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DELETEMEMORYREQUEST'].fields_by_name['expected_version']._serialized_options = b'\342A\001\001'
   _globals['_DELETEMEMORYREQUEST'].fields_by_name['request_id']._loaded_options = None
   _globals['_DELETEMEMORYREQUEST'].fields_by_name['request_id']._serialized_options = b'\342A\001\001'
+  _globals['_DELETEMEMORYREQUEST'].fields_by_name['mode']._loaded_options = None
+  _globals['_DELETEMEMORYREQUEST'].fields_by_name['mode']._serialized_options = b'\342A\001\001'
   _globals['_SEARCHMEMORIESREQUEST'].fields_by_name['query']._loaded_options = None
   _globals['_SEARCHMEMORIESREQUEST'].fields_by_name['query']._serialized_options = b'\342A\001\002'
   _globals['_SEARCHMEMORIESREQUEST'].fields_by_name['scope']._loaded_options = None
@@ -94,6 +108,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SEARCHMEMORIESREQUEST'].fields_by_name['filter']._serialized_options = b'\342A\001\001'
   _globals['_SEARCHMEMORIESREQUEST'].fields_by_name['score_threshold']._loaded_options = None
   _globals['_SEARCHMEMORIESREQUEST'].fields_by_name['score_threshold']._serialized_options = b'\342A\001\001'
+  _globals['_SEARCHMEMORIESREQUEST'].fields_by_name['consistency_token']._loaded_options = None
+  _globals['_SEARCHMEMORIESREQUEST'].fields_by_name['consistency_token']._serialized_options = b'\342A\001\001'
   _globals['_FORGETMEMORIESREQUEST'].fields_by_name['scope']._loaded_options = None
   _globals['_FORGETMEMORIESREQUEST'].fields_by_name['scope']._serialized_options = b'\342A\001\002'
   _globals['_FORGETMEMORIESREQUEST'].fields_by_name['memory_types']._loaded_options = None
@@ -106,50 +122,62 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_FORGETMEMORIESREQUEST'].fields_by_name['dry_run']._serialized_options = b'\342A\001\001'
   _globals['_FORGETMEMORIESREQUEST'].fields_by_name['request_id']._loaded_options = None
   _globals['_FORGETMEMORIESREQUEST'].fields_by_name['request_id']._serialized_options = b'\342A\001\001'
+  _globals['_FORGETMEMORIESREQUEST'].fields_by_name['mode']._loaded_options = None
+  _globals['_FORGETMEMORIESREQUEST'].fields_by_name['mode']._serialized_options = b'\342A\001\001'
+  _globals['_GETWRITESTATUSREQUEST'].fields_by_name['write_token']._loaded_options = None
+  _globals['_GETWRITESTATUSREQUEST'].fields_by_name['write_token']._serialized_options = b'\342A\001\002'
   _globals['_MEMORYSERVICE'].methods_by_name['GetMemory']._loaded_options = None
   _globals['_MEMORYSERVICE'].methods_by_name['GetMemory']._serialized_options = b'\220\002\001'
   _globals['_MEMORYSERVICE'].methods_by_name['ListMemories']._loaded_options = None
   _globals['_MEMORYSERVICE'].methods_by_name['ListMemories']._serialized_options = b'\220\002\001'
   _globals['_MEMORYSERVICE'].methods_by_name['SearchMemories']._loaded_options = None
   _globals['_MEMORYSERVICE'].methods_by_name['SearchMemories']._serialized_options = b'\220\002\001'
-  _globals['_WRITEOUTCOME']._serialized_start=2326
-  _globals['_WRITEOUTCOME']._serialized_end=2471
-  _globals['_METADATAUPDATEMODE']._serialized_start=2473
-  _globals['_METADATAUPDATEMODE']._serialized_end=2597
-  _globals['_CREATEMEMORYREQUEST']._serialized_start=140
-  _globals['_CREATEMEMORYREQUEST']._serialized_end=310
-  _globals['_CREATEMEMORYRESPONSE']._serialized_start=313
-  _globals['_CREATEMEMORYRESPONSE']._serialized_end=444
-  _globals['_BATCHCREATEMEMORIESREQUEST']._serialized_start=446
-  _globals['_BATCHCREATEMEMORIESREQUEST']._serialized_end=557
-  _globals['_BATCHCREATEMEMORIESRESPONSE']._serialized_start=559
-  _globals['_BATCHCREATEMEMORIESRESPONSE']._serialized_end=639
-  _globals['_GETMEMORYREQUEST']._serialized_start=641
-  _globals['_GETMEMORYREQUEST']._serialized_end=717
-  _globals['_GETMEMORYRESPONSE']._serialized_start=719
-  _globals['_GETMEMORYRESPONSE']._serialized_end=774
-  _globals['_LISTMEMORIESREQUEST']._serialized_start=777
-  _globals['_LISTMEMORIESREQUEST']._serialized_end=1009
-  _globals['_LISTMEMORIESRESPONSE']._serialized_start=1011
-  _globals['_LISTMEMORIESRESPONSE']._serialized_end=1096
-  _globals['_UPDATEMEMORYREQUEST']._serialized_start=1099
-  _globals['_UPDATEMEMORYREQUEST']._serialized_end=1369
-  _globals['_UPDATEMEMORYRESPONSE']._serialized_start=1371
-  _globals['_UPDATEMEMORYRESPONSE']._serialized_end=1429
-  _globals['_DELETEMEMORYREQUEST']._serialized_start=1432
-  _globals['_DELETEMEMORYREQUEST']._serialized_end=1595
-  _globals['_DELETEMEMORYRESPONSE']._serialized_start=1597
-  _globals['_DELETEMEMORYRESPONSE']._serialized_end=1619
-  _globals['_SEARCHMEMORIESREQUEST']._serialized_start=1622
-  _globals['_SEARCHMEMORIESREQUEST']._serialized_end=1903
-  _globals['_SEARCHMEMORIESRESPONSE']._serialized_start=1905
-  _globals['_SEARCHMEMORIESRESPONSE']._serialized_end=1972
-  _globals['_SEARCHRESULT']._serialized_start=1974
-  _globals['_SEARCHRESULT']._serialized_end=2039
-  _globals['_FORGETMEMORIESREQUEST']._serialized_start=2042
-  _globals['_FORGETMEMORIESREQUEST']._serialized_end=2274
-  _globals['_FORGETMEMORIESRESPONSE']._serialized_start=2276
-  _globals['_FORGETMEMORIESRESPONSE']._serialized_end=2323
-  _globals['_MEMORYSERVICE']._serialized_start=2600
-  _globals['_MEMORYSERVICE']._serialized_end=3328
+  _globals['_WRITEOUTCOME']._serialized_start=3399
+  _globals['_WRITEOUTCOME']._serialized_end=3572
+  _globals['_WRITEMODE']._serialized_start=3574
+  _globals['_WRITEMODE']._serialized_end=3656
+  _globals['_WRITESTATE']._serialized_start=3658
+  _globals['_WRITESTATE']._serialized_end=3773
+  _globals['_METADATAUPDATEMODE']._serialized_start=3775
+  _globals['_METADATAUPDATEMODE']._serialized_end=3899
+  _globals['_CREATEMEMORYREQUEST']._serialized_start=198
+  _globals['_CREATEMEMORYREQUEST']._serialized_end=411
+  _globals['_CREATEMEMORYRESPONSE']._serialized_start=414
+  _globals['_CREATEMEMORYRESPONSE']._serialized_end=566
+  _globals['_BATCHCREATEMEMORIESREQUEST']._serialized_start=569
+  _globals['_BATCHCREATEMEMORIESREQUEST']._serialized_end=723
+  _globals['_BATCHCREATEMEMORIESRESPONSE']._serialized_start=725
+  _globals['_BATCHCREATEMEMORIESRESPONSE']._serialized_end=826
+  _globals['_GETMEMORYREQUEST']._serialized_start=828
+  _globals['_GETMEMORYREQUEST']._serialized_end=937
+  _globals['_GETMEMORYRESPONSE']._serialized_start=939
+  _globals['_GETMEMORYRESPONSE']._serialized_end=994
+  _globals['_LISTMEMORIESREQUEST']._serialized_start=997
+  _globals['_LISTMEMORIESREQUEST']._serialized_end=1262
+  _globals['_LISTMEMORIESRESPONSE']._serialized_start=1264
+  _globals['_LISTMEMORIESRESPONSE']._serialized_end=1349
+  _globals['_UPDATEMEMORYREQUEST']._serialized_start=1352
+  _globals['_UPDATEMEMORYREQUEST']._serialized_end=1665
+  _globals['_UPDATEMEMORYRESPONSE']._serialized_start=1667
+  _globals['_UPDATEMEMORYRESPONSE']._serialized_end=1746
+  _globals['_DELETEMEMORYREQUEST']._serialized_start=1749
+  _globals['_DELETEMEMORYREQUEST']._serialized_end=1955
+  _globals['_DELETEMEMORYRESPONSE']._serialized_start=1957
+  _globals['_DELETEMEMORYRESPONSE']._serialized_end=2000
+  _globals['_SEARCHMEMORIESREQUEST']._serialized_start=2003
+  _globals['_SEARCHMEMORIESREQUEST']._serialized_end=2317
+  _globals['_SEARCHMEMORIESRESPONSE']._serialized_start=2319
+  _globals['_SEARCHMEMORIESRESPONSE']._serialized_end=2386
+  _globals['_SEARCHRESULT']._serialized_start=2388
+  _globals['_SEARCHRESULT']._serialized_end=2453
+  _globals['_FORGETMEMORIESREQUEST']._serialized_start=2456
+  _globals['_FORGETMEMORIESREQUEST']._serialized_end=2731
+  _globals['_FORGETMEMORIESRESPONSE']._serialized_start=2733
+  _globals['_FORGETMEMORIESRESPONSE']._serialized_end=2801
+  _globals['_GETWRITESTATUSREQUEST']._serialized_start=2803
+  _globals['_GETWRITESTATUSREQUEST']._serialized_end=2853
+  _globals['_GETWRITESTATUSRESPONSE']._serialized_start=2856
+  _globals['_GETWRITESTATUSRESPONSE']._serialized_end=3396
+  _globals['_MEMORYSERVICE']._serialized_start=3902
+  _globals['_MEMORYSERVICE']._serialized_end=4630
 # @@protoc_insertion_point(module_scope)

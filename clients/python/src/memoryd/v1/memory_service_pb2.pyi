@@ -1,5 +1,9 @@
+import datetime
+
 from google.api import field_behavior_pb2 as _field_behavior_pb2
 from google.protobuf import field_mask_pb2 as _field_mask_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.rpc import status_pb2 as _status_pb2
 from memoryd.v1 import memory_pb2 as _memory_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -16,6 +20,20 @@ class WriteOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     WRITE_OUTCOME_CREATED: _ClassVar[WriteOutcome]
     WRITE_OUTCOME_UPDATED_EXISTING: _ClassVar[WriteOutcome]
     WRITE_OUTCOME_SKIPPED_DUPLICATE: _ClassVar[WriteOutcome]
+    WRITE_OUTCOME_ACCEPTED: _ClassVar[WriteOutcome]
+
+class WriteMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    WRITE_MODE_UNSPECIFIED: _ClassVar[WriteMode]
+    WRITE_MODE_ASYNC: _ClassVar[WriteMode]
+    WRITE_MODE_SYNC: _ClassVar[WriteMode]
+
+class WriteState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    WRITE_STATE_UNSPECIFIED: _ClassVar[WriteState]
+    WRITE_STATE_PENDING: _ClassVar[WriteState]
+    WRITE_STATE_APPLIED: _ClassVar[WriteState]
+    WRITE_STATE_FAILED: _ClassVar[WriteState]
 
 class MetadataUpdateMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -26,53 +44,71 @@ WRITE_OUTCOME_UNSPECIFIED: WriteOutcome
 WRITE_OUTCOME_CREATED: WriteOutcome
 WRITE_OUTCOME_UPDATED_EXISTING: WriteOutcome
 WRITE_OUTCOME_SKIPPED_DUPLICATE: WriteOutcome
+WRITE_OUTCOME_ACCEPTED: WriteOutcome
+WRITE_MODE_UNSPECIFIED: WriteMode
+WRITE_MODE_ASYNC: WriteMode
+WRITE_MODE_SYNC: WriteMode
+WRITE_STATE_UNSPECIFIED: WriteState
+WRITE_STATE_PENDING: WriteState
+WRITE_STATE_APPLIED: WriteState
+WRITE_STATE_FAILED: WriteState
 METADATA_UPDATE_MODE_UNSPECIFIED: MetadataUpdateMode
 METADATA_UPDATE_MODE_MERGE: MetadataUpdateMode
 METADATA_UPDATE_MODE_REPLACE: MetadataUpdateMode
 
 class CreateMemoryRequest(_message.Message):
-    __slots__ = ("memory", "memory_id", "dedup_threshold", "request_id")
+    __slots__ = ("memory", "memory_id", "dedup_threshold", "request_id", "mode")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
     DEDUP_THRESHOLD_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
     memory: _memory_pb2.Memory
     memory_id: str
     dedup_threshold: float
     request_id: str
-    def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., memory_id: _Optional[str] = ..., dedup_threshold: _Optional[float] = ..., request_id: _Optional[str] = ...) -> None: ...
+    mode: WriteMode
+    def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., memory_id: _Optional[str] = ..., dedup_threshold: _Optional[float] = ..., request_id: _Optional[str] = ..., mode: _Optional[_Union[WriteMode, str]] = ...) -> None: ...
 
 class CreateMemoryResponse(_message.Message):
-    __slots__ = ("memory", "outcome", "duplicate_similarity")
+    __slots__ = ("memory", "outcome", "duplicate_similarity", "write_token")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     DUPLICATE_SIMILARITY_FIELD_NUMBER: _ClassVar[int]
+    WRITE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     memory: _memory_pb2.Memory
     outcome: WriteOutcome
     duplicate_similarity: float
-    def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., outcome: _Optional[_Union[WriteOutcome, str]] = ..., duplicate_similarity: _Optional[float] = ...) -> None: ...
+    write_token: str
+    def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., outcome: _Optional[_Union[WriteOutcome, str]] = ..., duplicate_similarity: _Optional[float] = ..., write_token: _Optional[str] = ...) -> None: ...
 
 class BatchCreateMemoriesRequest(_message.Message):
-    __slots__ = ("requests", "request_id")
+    __slots__ = ("requests", "request_id", "mode")
     REQUESTS_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
     requests: _containers.RepeatedCompositeFieldContainer[CreateMemoryRequest]
     request_id: str
-    def __init__(self, requests: _Optional[_Iterable[_Union[CreateMemoryRequest, _Mapping]]] = ..., request_id: _Optional[str] = ...) -> None: ...
+    mode: WriteMode
+    def __init__(self, requests: _Optional[_Iterable[_Union[CreateMemoryRequest, _Mapping]]] = ..., request_id: _Optional[str] = ..., mode: _Optional[_Union[WriteMode, str]] = ...) -> None: ...
 
 class BatchCreateMemoriesResponse(_message.Message):
-    __slots__ = ("results",)
+    __slots__ = ("results", "write_token")
     RESULTS_FIELD_NUMBER: _ClassVar[int]
+    WRITE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     results: _containers.RepeatedCompositeFieldContainer[CreateMemoryResponse]
-    def __init__(self, results: _Optional[_Iterable[_Union[CreateMemoryResponse, _Mapping]]] = ...) -> None: ...
+    write_token: str
+    def __init__(self, results: _Optional[_Iterable[_Union[CreateMemoryResponse, _Mapping]]] = ..., write_token: _Optional[str] = ...) -> None: ...
 
 class GetMemoryRequest(_message.Message):
-    __slots__ = ("id", "scope")
+    __slots__ = ("id", "scope", "consistency_token")
     ID_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
+    CONSISTENCY_TOKEN_FIELD_NUMBER: _ClassVar[int]
     id: str
     scope: _memory_pb2.Scope
-    def __init__(self, id: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ...) -> None: ...
+    consistency_token: str
+    def __init__(self, id: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., consistency_token: _Optional[str] = ...) -> None: ...
 
 class GetMemoryResponse(_message.Message):
     __slots__ = ("memory",)
@@ -81,20 +117,22 @@ class GetMemoryResponse(_message.Message):
     def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ...) -> None: ...
 
 class ListMemoriesRequest(_message.Message):
-    __slots__ = ("scope", "page_size", "page_token", "memory_types", "categories", "filter")
+    __slots__ = ("scope", "page_size", "page_token", "memory_types", "categories", "filter", "consistency_token")
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     MEMORY_TYPES_FIELD_NUMBER: _ClassVar[int]
     CATEGORIES_FIELD_NUMBER: _ClassVar[int]
     FILTER_FIELD_NUMBER: _ClassVar[int]
+    CONSISTENCY_TOKEN_FIELD_NUMBER: _ClassVar[int]
     scope: _memory_pb2.Scope
     page_size: int
     page_token: str
     memory_types: _containers.RepeatedScalarFieldContainer[_memory_pb2.MemoryType]
     categories: _containers.RepeatedScalarFieldContainer[str]
     filter: _memory_pb2.Filter
-    def __init__(self, scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., filter: _Optional[_Union[_memory_pb2.Filter, _Mapping]] = ...) -> None: ...
+    consistency_token: str
+    def __init__(self, scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., filter: _Optional[_Union[_memory_pb2.Filter, _Mapping]] = ..., consistency_token: _Optional[str] = ...) -> None: ...
 
 class ListMemoriesResponse(_message.Message):
     __slots__ = ("memories", "next_page_token")
@@ -105,43 +143,51 @@ class ListMemoriesResponse(_message.Message):
     def __init__(self, memories: _Optional[_Iterable[_Union[_memory_pb2.Memory, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class UpdateMemoryRequest(_message.Message):
-    __slots__ = ("memory", "update_mask", "metadata_update_mode", "expected_version", "request_id")
+    __slots__ = ("memory", "update_mask", "metadata_update_mode", "expected_version", "request_id", "mode")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     METADATA_UPDATE_MODE_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
     memory: _memory_pb2.Memory
     update_mask: _field_mask_pb2.FieldMask
     metadata_update_mode: MetadataUpdateMode
     expected_version: int
     request_id: str
-    def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., metadata_update_mode: _Optional[_Union[MetadataUpdateMode, str]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
+    mode: WriteMode
+    def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., metadata_update_mode: _Optional[_Union[MetadataUpdateMode, str]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ..., mode: _Optional[_Union[WriteMode, str]] = ...) -> None: ...
 
 class UpdateMemoryResponse(_message.Message):
-    __slots__ = ("memory",)
+    __slots__ = ("memory", "write_token")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
+    WRITE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     memory: _memory_pb2.Memory
-    def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ...) -> None: ...
+    write_token: str
+    def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., write_token: _Optional[str] = ...) -> None: ...
 
 class DeleteMemoryRequest(_message.Message):
-    __slots__ = ("id", "scope", "expected_version", "request_id")
+    __slots__ = ("id", "scope", "expected_version", "request_id", "mode")
     ID_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
     id: str
     scope: _memory_pb2.Scope
     expected_version: int
     request_id: str
-    def __init__(self, id: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
+    mode: WriteMode
+    def __init__(self, id: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ..., mode: _Optional[_Union[WriteMode, str]] = ...) -> None: ...
 
 class DeleteMemoryResponse(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("write_token",)
+    WRITE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    write_token: str
+    def __init__(self, write_token: _Optional[str] = ...) -> None: ...
 
 class SearchMemoriesRequest(_message.Message):
-    __slots__ = ("query", "scope", "limit", "memory_types", "categories", "filter", "score_threshold")
+    __slots__ = ("query", "scope", "limit", "memory_types", "categories", "filter", "score_threshold", "consistency_token")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
@@ -149,6 +195,7 @@ class SearchMemoriesRequest(_message.Message):
     CATEGORIES_FIELD_NUMBER: _ClassVar[int]
     FILTER_FIELD_NUMBER: _ClassVar[int]
     SCORE_THRESHOLD_FIELD_NUMBER: _ClassVar[int]
+    CONSISTENCY_TOKEN_FIELD_NUMBER: _ClassVar[int]
     query: str
     scope: _memory_pb2.Scope
     limit: int
@@ -156,7 +203,8 @@ class SearchMemoriesRequest(_message.Message):
     categories: _containers.RepeatedScalarFieldContainer[str]
     filter: _memory_pb2.Filter
     score_threshold: float
-    def __init__(self, query: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., limit: _Optional[int] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., filter: _Optional[_Union[_memory_pb2.Filter, _Mapping]] = ..., score_threshold: _Optional[float] = ...) -> None: ...
+    consistency_token: str
+    def __init__(self, query: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., limit: _Optional[int] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., filter: _Optional[_Union[_memory_pb2.Filter, _Mapping]] = ..., score_threshold: _Optional[float] = ..., consistency_token: _Optional[str] = ...) -> None: ...
 
 class SearchMemoriesResponse(_message.Message):
     __slots__ = ("results",)
@@ -173,23 +221,57 @@ class SearchResult(_message.Message):
     def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., score: _Optional[float] = ...) -> None: ...
 
 class ForgetMemoriesRequest(_message.Message):
-    __slots__ = ("scope", "memory_types", "categories", "filter", "dry_run", "request_id")
+    __slots__ = ("scope", "memory_types", "categories", "filter", "dry_run", "request_id", "mode")
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     MEMORY_TYPES_FIELD_NUMBER: _ClassVar[int]
     CATEGORIES_FIELD_NUMBER: _ClassVar[int]
     FILTER_FIELD_NUMBER: _ClassVar[int]
     DRY_RUN_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
     scope: _memory_pb2.Scope
     memory_types: _containers.RepeatedScalarFieldContainer[_memory_pb2.MemoryType]
     categories: _containers.RepeatedScalarFieldContainer[str]
     filter: _memory_pb2.Filter
     dry_run: bool
     request_id: str
-    def __init__(self, scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., filter: _Optional[_Union[_memory_pb2.Filter, _Mapping]] = ..., dry_run: _Optional[bool] = ..., request_id: _Optional[str] = ...) -> None: ...
+    mode: WriteMode
+    def __init__(self, scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., filter: _Optional[_Union[_memory_pb2.Filter, _Mapping]] = ..., dry_run: _Optional[bool] = ..., request_id: _Optional[str] = ..., mode: _Optional[_Union[WriteMode, str]] = ...) -> None: ...
 
 class ForgetMemoriesResponse(_message.Message):
-    __slots__ = ("deleted_count",)
+    __slots__ = ("deleted_count", "write_token")
     DELETED_COUNT_FIELD_NUMBER: _ClassVar[int]
+    WRITE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     deleted_count: int
-    def __init__(self, deleted_count: _Optional[int] = ...) -> None: ...
+    write_token: str
+    def __init__(self, deleted_count: _Optional[int] = ..., write_token: _Optional[str] = ...) -> None: ...
+
+class GetWriteStatusRequest(_message.Message):
+    __slots__ = ("write_token",)
+    WRITE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    write_token: str
+    def __init__(self, write_token: _Optional[str] = ...) -> None: ...
+
+class GetWriteStatusResponse(_message.Message):
+    __slots__ = ("write_token", "state", "create_time", "apply_time", "create_memory", "batch_create_memories", "update_memory", "delete_memory", "forget_memories", "error")
+    WRITE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    APPLY_TIME_FIELD_NUMBER: _ClassVar[int]
+    CREATE_MEMORY_FIELD_NUMBER: _ClassVar[int]
+    BATCH_CREATE_MEMORIES_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_MEMORY_FIELD_NUMBER: _ClassVar[int]
+    DELETE_MEMORY_FIELD_NUMBER: _ClassVar[int]
+    FORGET_MEMORIES_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    write_token: str
+    state: WriteState
+    create_time: _timestamp_pb2.Timestamp
+    apply_time: _timestamp_pb2.Timestamp
+    create_memory: CreateMemoryResponse
+    batch_create_memories: BatchCreateMemoriesResponse
+    update_memory: UpdateMemoryResponse
+    delete_memory: DeleteMemoryResponse
+    forget_memories: ForgetMemoriesResponse
+    error: _status_pb2.Status
+    def __init__(self, write_token: _Optional[str] = ..., state: _Optional[_Union[WriteState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., apply_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., create_memory: _Optional[_Union[CreateMemoryResponse, _Mapping]] = ..., batch_create_memories: _Optional[_Union[BatchCreateMemoriesResponse, _Mapping]] = ..., update_memory: _Optional[_Union[UpdateMemoryResponse, _Mapping]] = ..., delete_memory: _Optional[_Union[DeleteMemoryResponse, _Mapping]] = ..., forget_memories: _Optional[_Union[ForgetMemoriesResponse, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...

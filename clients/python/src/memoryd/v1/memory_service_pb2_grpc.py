@@ -32,6 +32,18 @@ class MemoryServiceStub:
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
     The name Preload is reserved for the streaming preload RPC.
+
+    Writes are journaled: a mutating RPC is acknowledged once its write is on
+    disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
+    default) the response comes at once with a write_token; in WRITE_MODE_SYNC
+    it comes after the write is applied, with its final result. Reads wait
+    until the writes already acknowledged in their scope are applied, so a
+    caller always reads its own writes. Every mutating request takes a
+    request_id: a retry with the same id returns the first response and
+    writes nothing new, also across restarts (retention: server setting
+    request_id_retention_seconds, 24 hours by default). Writes fail fast with
+    RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal backlog is
+    full, and with UNAVAILABLE while the server shuts down.
     """
 
     def __init__(self, channel):
@@ -89,6 +101,18 @@ class MemoryServiceServicer:
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
     The name Preload is reserved for the streaming preload RPC.
+
+    Writes are journaled: a mutating RPC is acknowledged once its write is on
+    disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
+    default) the response comes at once with a write_token; in WRITE_MODE_SYNC
+    it comes after the write is applied, with its final result. Reads wait
+    until the writes already acknowledged in their scope are applied, so a
+    caller always reads its own writes. Every mutating request takes a
+    request_id: a retry with the same id returns the first response and
+    writes nothing new, also across restarts (retention: server setting
+    request_id_retention_seconds, 24 hours by default). Writes fail fast with
+    RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal backlog is
+    full, and with UNAVAILABLE while the server shuts down.
     """
 
     def CreateMemory(self, request, context):
@@ -223,6 +247,18 @@ class MemoryService:
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
     The name Preload is reserved for the streaming preload RPC.
+
+    Writes are journaled: a mutating RPC is acknowledged once its write is on
+    disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
+    default) the response comes at once with a write_token; in WRITE_MODE_SYNC
+    it comes after the write is applied, with its final result. Reads wait
+    until the writes already acknowledged in their scope are applied, so a
+    caller always reads its own writes. Every mutating request takes a
+    request_id: a retry with the same id returns the first response and
+    writes nothing new, also across restarts (retention: server setting
+    request_id_retention_seconds, 24 hours by default). Writes fail fast with
+    RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal backlog is
+    full, and with UNAVAILABLE while the server shuts down.
     """
 
     @staticmethod
