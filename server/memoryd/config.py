@@ -27,7 +27,8 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="MEMORYD_HOST: address to listen on.")
     port: int = Field(50051, ge=0, le=65535, description="MEMORYD_PORT: 0 picks a free port.")
     data_dir: Path = Field(
-        Path("./data"), description="MEMORYD_DATA_DIR: where the embedded index lives."
+        Path("./data"),
+        description="MEMORYD_DATA_DIR: where the write journal and the embedded index live.",
     )
     backend: Literal["edge", "qdrant"] = Field(
         "edge", description="MEMORYD_BACKEND: 'edge' (embedded Qdrant) or 'qdrant' (a server)."
@@ -57,6 +58,41 @@ class Settings(BaseSettings):
         8 * 1024 * 1024, gt=0, description="MEMORYD_MAX_MESSAGE_BYTES: gRPC message limit."
     )
     index_threads: int = Field(4, gt=0, description="MEMORYD_INDEX_THREADS: engine call threads.")
+    max_write_backlog: int = Field(
+        10_000,
+        gt=0,
+        description="MEMORYD_MAX_WRITE_BACKLOG: journaled writes waiting to be indexed before "
+        "new writes get RESOURCE_EXHAUSTED.",
+    )
+    read_wait_max_seconds: float = Field(
+        30.0,
+        gt=0,
+        description="MEMORYD_READ_WAIT_MAX_SECONDS: longest a read without a deadline waits for "
+        "its scope's pending writes.",
+    )
+    request_id_retention_seconds: float = Field(
+        24 * 3600.0,
+        gt=0,
+        description="MEMORYD_REQUEST_ID_RETENTION_SECONDS: how long a request_id is remembered.",
+    )
+    indexer_batch_entries: int = Field(
+        32, gt=0, description="MEMORYD_INDEXER_BATCH_ENTRIES: writes embedded together."
+    )
+    indexer_max_attempts: int = Field(
+        4, gt=0, description="MEMORYD_INDEXER_MAX_ATTEMPTS: tries before a write is marked failed."
+    )
+    indexer_apply_delay_seconds: float = Field(
+        0.0,
+        ge=0,
+        description="MEMORYD_INDEXER_APPLY_DELAY_SECONDS: fault injection for tests; slows every "
+        "write's indexing. Keep 0 in production.",
+    )
+    shutdown_drain_seconds: float = Field(
+        10.0,
+        ge=0,
+        description="MEMORYD_SHUTDOWN_DRAIN_SECONDS: time to index the backlog on SIGTERM; the "
+        "rest stays journaled for the next start.",
+    )
     shutdown_grace_seconds: float = Field(
         10.0, ge=0, description="MEMORYD_SHUTDOWN_GRACE_SECONDS: time to finish RPCs on SIGTERM."
     )

@@ -16,7 +16,10 @@ from grpc_reflection.v1alpha import reflection
 
 from memoryd.api.servicer import MemoryServicer
 from memoryd.config import Settings
-from memoryd.core.memories import Memories
+from memoryd.core.applier import Applier
+from memoryd.core.indexer import Indexer, IndexerSettings
+from memoryd.core.journal import Journal
+from memoryd.core.memories import Memories, WritePolicy, utc_now
 from memoryd.core.validation import Limits
 from memoryd.embed.base import Embedder
 from memoryd.embed.batching import MicroBatchingEmbedder
@@ -34,9 +37,16 @@ class App:
 
     embedder: Embedder
     index: VectorIndex
+    journal: Journal
     memories: Memories
 
-    async def close(self) -> None:
+    async def close(self, drain_seconds: float = 0.0) -> None:
+        """Stops the indexer (after draining at most ``drain_seconds``), then
+        closes the journal, the index and the embedder."""
+        drained = await self.memories.stop(drain_seconds)
+        if not drained:
+            logger.warning("stopping with journaled writes not yet indexed; they replay on start")
+        await self.journal.close()
         await self.index.close()
         await self.embedder.close()
 
@@ -49,13 +59,31 @@ async def build(settings: Settings) -> App:
     except BaseException:
         await embedder.close()
         raise
+    journal = Journal.open(settings.data_dir / "journal.sqlite3")
     limits = Limits(
         max_content_bytes=settings.max_content_bytes,
         max_metadata_bytes=settings.max_metadata_bytes,
         max_batch_size=settings.max_batch_size,
     )
-    memories = Memories(index, embedder, limits=limits, dedup_threshold=settings.dedup_threshold)
-    return App(embedder, index, memories)
+    applier = Applier(index, limits=limits, dedup_threshold=settings.dedup_threshold, clock=utc_now)
+    indexer = Indexer(
+        journal,
+        applier,
+        embedder,
+        IndexerSettings(
+            batch_entries=settings.indexer_batch_entries,
+            max_attempts=settings.indexer_max_attempts,
+            apply_delay=settings.indexer_apply_delay_seconds,
+        ),
+    )
+    policy = WritePolicy(
+        max_backlog=settings.max_write_backlog,
+        read_wait_max_seconds=settings.read_wait_max_seconds,
+        request_retention_seconds=settings.request_id_retention_seconds,
+    )
+    memories = Memories(index, embedder, journal, indexer, applier, limits=limits, policy=policy)
+    await memories.start()
+    return App(embedder, index, journal, memories)
 
 
 def _embedder(settings: Settings) -> Embedder:
@@ -144,8 +172,10 @@ async def serve(settings: Settings) -> None:
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     logger.info(
-        "shutting down: finishing RPCs in flight (grace %.1fs)", settings.shutdown_grace_seconds
+        "shutting down: refusing writes, finishing RPCs in flight (grace %.1fs)",
+        settings.shutdown_grace_seconds,
     )
+    app.memories.refuse_writes()
     await server.stop(settings.shutdown_grace_seconds)
-    await app.close()
+    await app.close(settings.shutdown_drain_seconds)
     logger.info("memoryd stopped")

@@ -15,7 +15,10 @@ from memoryd.v1 import memory_service_pb2_grpc
 
 def new_memory(content: str, *, user: str = "", **fields: Any) -> svc.CreateMemoryRequest:
     scope_fields = {k: fields.pop(k) for k in ("agent_id", "app_id", "thread_id") if k in fields}
-    request_fields = {k: fields.pop(k) for k in ("memory_id", "dedup_threshold") if k in fields}
+    request_fields = {
+        k: fields.pop(k) for k in ("memory_id", "dedup_threshold", "request_id") if k in fields
+    }
+    request_fields["mode"] = fields.pop("mode", svc.WRITE_MODE_SYNC)
     metadata = fields.pop("metadata", None)
     memory = pb.Memory(content=content, scope=pb.Scope(user_id=user, **scope_fields), **fields)
     if metadata is not None:

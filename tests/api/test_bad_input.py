@@ -71,17 +71,25 @@ def test_rejected_requests_leave_stored_data_intact(stub, user):
         (
             stub.UpdateMemory,
             svc.UpdateMemoryRequest(
-                memory=pb.Memory(id=kept.id, scope=pb.Scope(user_id=user), content="")
+                mode=svc.WRITE_MODE_SYNC,
+                memory=pb.Memory(id=kept.id, scope=pb.Scope(user_id=user), content=""),
             ),
         ),
         (
             stub.UpdateMemory,
             svc.UpdateMemoryRequest(
-                memory=pb.Memory(id=kept.id, scope=pb.Scope(user_id=user), memory_type=99)
+                mode=svc.WRITE_MODE_SYNC,
+                memory=pb.Memory(id=kept.id, scope=pb.Scope(user_id=user), memory_type=99),
             ),
         ),
-        (stub.ForgetMemories, svc.ForgetMemoriesRequest(scope=pb.Scope())),
-        (stub.DeleteMemory, svc.DeleteMemoryRequest(id=kept.id, scope=pb.Scope())),
+        (
+            stub.ForgetMemories,
+            svc.ForgetMemoriesRequest(mode=svc.WRITE_MODE_SYNC, scope=pb.Scope()),
+        ),
+        (
+            stub.DeleteMemory,
+            svc.DeleteMemoryRequest(mode=svc.WRITE_MODE_SYNC, id=kept.id, scope=pb.Scope()),
+        ),
     ]
     for call, request in bad_requests:
         expect_error(grpc.StatusCode.INVALID_ARGUMENT, call, request)
@@ -96,9 +104,19 @@ def test_no_rpc_answers_unknown_for_empty_requests(stub):
         (stub.GetMemory, svc.GetMemoryRequest()),
         (stub.ListMemories, svc.ListMemoriesRequest()),
         (stub.UpdateMemory, svc.UpdateMemoryRequest()),
-        (stub.DeleteMemory, svc.DeleteMemoryRequest()),
+        (
+            stub.DeleteMemory,
+            svc.DeleteMemoryRequest(
+                mode=svc.WRITE_MODE_SYNC,
+            ),
+        ),
         (stub.SearchMemories, svc.SearchMemoriesRequest()),
-        (stub.ForgetMemories, svc.ForgetMemoriesRequest()),
+        (
+            stub.ForgetMemories,
+            svc.ForgetMemoriesRequest(
+                mode=svc.WRITE_MODE_SYNC,
+            ),
+        ),
     ]
     for call, request in calls:
         expect_error(grpc.StatusCode.INVALID_ARGUMENT, call, request)

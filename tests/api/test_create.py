@@ -145,7 +145,9 @@ def test_batch_create_reports_each_outcome_in_order(stub, user):
         new_memory("Home city is Porto", user=user, memory_key="city"),
         new_memory("Home city is Braga", user=user, memory_key="city"),
     ]
-    response = stub.BatchCreateMemories(svc.BatchCreateMemoriesRequest(requests=requests))
+    response = stub.BatchCreateMemories(
+        svc.BatchCreateMemoriesRequest(mode=svc.WRITE_MODE_SYNC, requests=requests)
+    )
 
     assert [r.outcome for r in response.results] == [
         svc.WRITE_OUTCOME_CREATED,
@@ -171,7 +173,7 @@ def test_batch_with_one_bad_item_writes_nothing(stub, user):
     error = expect_error(
         grpc.StatusCode.INVALID_ARGUMENT,
         stub.BatchCreateMemories,
-        svc.BatchCreateMemoriesRequest(requests=requests),
+        svc.BatchCreateMemoriesRequest(mode=svc.WRITE_MODE_SYNC, requests=requests),
     )
     assert field_violations(error) == ["requests[1].memory.content"]
     assert list_all(stub, pb.Scope(user_id=user)) == []
@@ -182,7 +184,7 @@ def test_batch_size_is_limited(stub, user):
         error = expect_error(
             grpc.StatusCode.INVALID_ARGUMENT,
             stub.BatchCreateMemories,
-            svc.BatchCreateMemoriesRequest(requests=requests),
+            svc.BatchCreateMemoriesRequest(mode=svc.WRITE_MODE_SYNC, requests=requests),
         )
         assert field_violations(error) == ["requests"]
     assert list_all(stub, pb.Scope(user_id=user)) == []

@@ -14,7 +14,9 @@ def _forget(stub, **fields):
     scope = pb.Scope(
         **{k: fields.pop(k) for k in ("user_id", "agent_id", "app_id", "thread_id") if k in fields}
     )
-    return stub.ForgetMemories(svc.ForgetMemoriesRequest(scope=scope, **fields)).deleted_count
+    return stub.ForgetMemories(
+        svc.ForgetMemoriesRequest(mode=svc.WRITE_MODE_SYNC, scope=scope, **fields)
+    ).deleted_count
 
 
 def test_forget_user_deletes_all_their_memories_and_nothing_else(stub, user):

@@ -28,7 +28,9 @@ def test_list_is_newest_first_and_pages_without_loss_or_repeat(stub, user):
     ]
     # One batch gives many memories the same create_time down to the
     # microsecond or close to it, which exercises paging across ties.
-    stub.BatchCreateMemories(svc.BatchCreateMemoriesRequest(requests=requests))
+    stub.BatchCreateMemories(
+        svc.BatchCreateMemoriesRequest(mode=svc.WRITE_MODE_SYNC, requests=requests)
+    )
 
     seen: list[pb.Memory] = []
     token = ""

@@ -61,7 +61,7 @@ def test_semantics_hold_on_the_qdrant_server_backend(standin_stub, user):
         stub.GetMemory,
         svc.GetMemoryRequest(id=first.memory.id, scope=pb.Scope(user_id=f"{user}-b")),
     )
-    forget = svc.ForgetMemoriesRequest(scope=pb.Scope(user_id=user))
+    forget = svc.ForgetMemoriesRequest(mode=svc.WRITE_MODE_SYNC, scope=pb.Scope(user_id=user))
     assert stub.ForgetMemories(forget).deleted_count == 2
     assert list_all(stub, pb.Scope(user_id=user)) == []
     assert len(list_all(stub, pb.Scope(user_id=f"{user}-b"))) == 1

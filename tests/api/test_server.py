@@ -44,6 +44,7 @@ def test_reflection_lists_and_describes_every_rpc(channel):
         "DeleteMemory",
         "SearchMemories",
         "ForgetMemories",
+        "GetWriteStatus",
     }
     assert pool.FindMessageTypeByName("memoryd.v1.Memory").fields_by_name["scope"]
 
@@ -140,6 +141,7 @@ def test_sigterm_lets_an_rpc_in_flight_finish(tmp_path):
         health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest())
         future = stub.BatchCreateMemories.future(
             svc.BatchCreateMemoriesRequest(
+                mode=svc.WRITE_MODE_SYNC,
                 requests=[
                     svc.CreateMemoryRequest(
                         memory=pb.Memory(
@@ -148,7 +150,7 @@ def test_sigterm_lets_an_rpc_in_flight_finish(tmp_path):
                         )
                     )
                     for i in range(100)
-                ]
+                ],
             )
         )
         time.sleep(0.1)  # let the batch reach the server; embedding it takes far longer

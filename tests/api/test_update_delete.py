@@ -14,7 +14,10 @@ from helpers import create, expect_error, field_violations, search
 
 def _update(stub, memory: pb.Memory, *paths: str, **fields):
     request = svc.UpdateMemoryRequest(
-        memory=memory, update_mask=field_mask_pb2.FieldMask(paths=list(paths)), **fields
+        mode=svc.WRITE_MODE_SYNC,
+        memory=memory,
+        update_mask=field_mask_pb2.FieldMask(paths=list(paths)),
+        **fields,
     )
     return stub.UpdateMemory(request).memory
 
@@ -138,14 +141,16 @@ def test_shared_memory_is_addressed_by_agent_and_app(stub, user):
 def test_delete_removes_one_memory(stub, user):
     keep = create(stub, "Likes jazz", user=user).memory
     gone = create(stub, "Owns a kayak", user=user).memory
-    stub.DeleteMemory(svc.DeleteMemoryRequest(id=gone.id, scope=pb.Scope(user_id=user)))
+    stub.DeleteMemory(
+        svc.DeleteMemoryRequest(mode=svc.WRITE_MODE_SYNC, id=gone.id, scope=pb.Scope(user_id=user))
+    )
     expect_error(grpc.StatusCode.NOT_FOUND, _get, stub, gone.id, user_id=user)
     assert _get(stub, keep.id, user_id=user).content == "Likes jazz"
     assert [h.memory.id for h in search(stub, "boats", user=user)] == [keep.id]
     expect_error(
         grpc.StatusCode.NOT_FOUND,
         stub.DeleteMemory,
-        svc.DeleteMemoryRequest(id=gone.id, scope=pb.Scope(user_id=user)),
+        svc.DeleteMemoryRequest(mode=svc.WRITE_MODE_SYNC, id=gone.id, scope=pb.Scope(user_id=user)),
     )
 
 
@@ -154,7 +159,9 @@ def test_delete_in_another_scope_is_not_found_and_keeps_the_memory(stub, user):
     expect_error(
         grpc.StatusCode.NOT_FOUND,
         stub.DeleteMemory,
-        svc.DeleteMemoryRequest(id=mine.id, scope=pb.Scope(user_id=f"{user}-b")),
+        svc.DeleteMemoryRequest(
+            mode=svc.WRITE_MODE_SYNC, id=mine.id, scope=pb.Scope(user_id=f"{user}-b")
+        ),
     )
     assert _get(stub, mine.id, user_id=user).content == "Runs marathons"
 
@@ -164,7 +171,9 @@ def test_delete_with_stale_version_is_aborted(stub, user):
     expect_error(
         grpc.StatusCode.ABORTED,
         stub.DeleteMemory,
-        svc.DeleteMemoryRequest(id=mine.id, scope=pb.Scope(user_id=user), expected_version=7),
+        svc.DeleteMemoryRequest(
+            mode=svc.WRITE_MODE_SYNC, id=mine.id, scope=pb.Scope(user_id=user), expected_version=7
+        ),
     )
     assert _get(stub, mine.id, user_id=user).version == 1
 

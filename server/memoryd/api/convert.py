@@ -6,11 +6,12 @@ each field as the client sees it; ranges and limits are core's business.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC
 from typing import Any
 
 from google.protobuf import json_format, struct_pb2
+from google.rpc import status_pb2
 
 from memoryd.core import filters
 from memoryd.core.errors import InvalidArgument
@@ -27,7 +28,10 @@ from memoryd.core.model import (
     ScoredMemory,
     SearchQuery,
     Selection,
+    WriteMode,
     WriteOutcome,
+    WriteState,
+    WriteStatus,
 )
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
@@ -51,6 +55,17 @@ _OUTCOME_TO_PROTO = {
     WriteOutcome.CREATED: svc.WRITE_OUTCOME_CREATED,
     WriteOutcome.UPDATED_EXISTING: svc.WRITE_OUTCOME_UPDATED_EXISTING,
     WriteOutcome.SKIPPED_DUPLICATE: svc.WRITE_OUTCOME_SKIPPED_DUPLICATE,
+    WriteOutcome.ACCEPTED: svc.WRITE_OUTCOME_ACCEPTED,
+}
+_MODE_FROM_PROTO = {
+    svc.WRITE_MODE_UNSPECIFIED: WriteMode.ASYNC,
+    svc.WRITE_MODE_ASYNC: WriteMode.ASYNC,
+    svc.WRITE_MODE_SYNC: WriteMode.SYNC,
+}
+_STATE_TO_PROTO = {
+    WriteState.PENDING: svc.WRITE_STATE_PENDING,
+    WriteState.APPLIED: svc.WRITE_STATE_APPLIED,
+    WriteState.FAILED: svc.WRITE_STATE_FAILED,
 }
 _OPERATOR_FROM_PROTO = {
     pb.COMPARISON_OPERATOR_EQ: filters.Operator.EQ,
@@ -94,12 +109,67 @@ def memory_to_proto(memory: Memory) -> pb.Memory:
     return message
 
 
-def create_result_to_proto(result: CreateResult) -> svc.CreateMemoryResponse:
+def create_result_to_proto(result: CreateResult, write_token: str) -> svc.CreateMemoryResponse:
     return svc.CreateMemoryResponse(
         memory=memory_to_proto(result.memory),
         outcome=_OUTCOME_TO_PROTO[result.outcome],
         duplicate_similarity=result.duplicate_similarity,
+        write_token=write_token,
     )
+
+
+def batch_results_to_proto(
+    results: Iterable[CreateResult], write_token: str
+) -> svc.BatchCreateMemoriesResponse:
+    return svc.BatchCreateMemoriesResponse(
+        results=[create_result_to_proto(r, write_token) for r in results],
+        write_token=write_token,
+    )
+
+
+def update_result_to_proto(memory: Memory | None, write_token: str) -> svc.UpdateMemoryResponse:
+    response = svc.UpdateMemoryResponse(write_token=write_token)
+    if memory is not None:
+        response.memory.CopyFrom(memory_to_proto(memory))
+    return response
+
+
+def write_status_to_proto(
+    status: WriteStatus, error_status: Callable[[Exception], status_pb2.Status]
+) -> svc.GetWriteStatusResponse:
+    """The status of a write; ``error_status`` renders a failed write's error."""
+    response = svc.GetWriteStatusResponse(
+        write_token=status.token, state=_STATE_TO_PROTO[status.state]
+    )
+    response.create_time.FromDatetime(status.create_time)
+    if status.apply_time is not None:
+        response.apply_time.FromDatetime(status.apply_time)
+    if status.error is not None:
+        response.error.CopyFrom(error_status(status.error))
+    if status.state is not WriteState.APPLIED:
+        return response
+    outcome, token = status.outcome, status.token
+    match status.kind:
+        case "create" if isinstance(outcome, tuple):
+            response.create_memory.CopyFrom(create_result_to_proto(outcome[0], token))
+        case "batch_create" if isinstance(outcome, tuple):
+            response.batch_create_memories.CopyFrom(batch_results_to_proto(outcome, token))
+        case "update" if isinstance(outcome, Memory):
+            response.update_memory.CopyFrom(update_result_to_proto(outcome, token))
+        case "delete":
+            response.delete_memory.CopyFrom(svc.DeleteMemoryResponse(write_token=token))
+        case "forget" if isinstance(outcome, int):
+            response.forget_memories.CopyFrom(
+                svc.ForgetMemoriesResponse(deleted_count=outcome, write_token=token)
+            )
+    return response
+
+
+def mode_from_proto(value: int) -> WriteMode:
+    mode = _MODE_FROM_PROTO.get(value)  # type: ignore[call-overload]
+    if mode is None:
+        raise InvalidArgument("mode", f"{value} is not a WriteMode; use WRITE_MODE_ASYNC or _SYNC")
+    return mode  # type: ignore[no-any-return]
 
 
 def search_results_to_proto(hits: Iterable[ScoredMemory]) -> svc.SearchMemoriesResponse:

@@ -12,10 +12,11 @@ import functools
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from typing import Any
 
 import grpc
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -24,7 +25,12 @@ from memoryd.core.errors import (
     InvalidArgument,
     MemorydError,
     MemoryNotFound,
+    Overloaded,
+    ShuttingDown,
+    UnknownWrite,
     VersionConflict,
+    WriteFailed,
+    WriteNotApplied,
 )
 from memoryd.embed.base import EmbeddingError
 
@@ -40,6 +46,11 @@ _STATUS_OF: dict[type[Exception], tuple[grpc.StatusCode, str]] = {
     VersionConflict: (grpc.StatusCode.ABORTED, "VERSION_MISMATCH"),
     IncompatibleIndex: (grpc.StatusCode.FAILED_PRECONDITION, "INCOMPATIBLE_INDEX"),
     EmbeddingError: (grpc.StatusCode.UNAVAILABLE, "EMBEDDING_UNAVAILABLE"),
+    Overloaded: (grpc.StatusCode.RESOURCE_EXHAUSTED, "WRITE_BACKLOG_FULL"),
+    ShuttingDown: (grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN"),
+    WriteNotApplied: (grpc.StatusCode.DEADLINE_EXCEEDED, "WRITE_NOT_YET_APPLIED"),
+    WriteFailed: (grpc.StatusCode.UNAVAILABLE, "WRITE_FAILED"),
+    UnknownWrite: (grpc.StatusCode.NOT_FOUND, "UNKNOWN_WRITE_TOKEN"),
 }
 
 
@@ -54,6 +65,14 @@ def status_for(error: Exception) -> status_pb2.Status:
             field=error.field, description=error.reason
         )
         details.append(error_details_pb2.BadRequest(field_violations=[violation]))
+    if isinstance(error, Overloaded):
+        delay = duration_pb2.Duration()
+        delay.FromTimedelta(timedelta(seconds=error.retry_after))
+        details.append(error_details_pb2.RetryInfo(retry_delay=delay))
+    if isinstance(error, WriteNotApplied | UnknownWrite):
+        details.append(
+            error_details_pb2.ResourceInfo(resource_type="write", resource_name=error.token)
+        )
     if isinstance(error, MemoryNotFound):
         details.append(
             error_details_pb2.ResourceInfo(resource_type="memory", resource_name=error.memory_id)

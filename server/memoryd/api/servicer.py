@@ -7,12 +7,21 @@ from typing import Any
 import grpc
 
 from memoryd.api import convert
-from memoryd.api.errors import rpc_errors
+from memoryd.api.errors import rpc_errors, status_for
 from memoryd.core.memories import Memories
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
-Context = grpc.aio.ServicerContext[Any, Any]
+type Context = grpc.aio.ServicerContext[Any, Any]
+
+#: Time kept back from a read's deadline to answer DEADLINE_EXCEEDED ourselves,
+#: naming the write it waited for, before gRPC cancels the call.
+_ANSWER_MARGIN_SECONDS = 0.05
+
+
+def _wait_budget(context: Context) -> float | None:
+    remaining = context.time_remaining()
+    return None if remaining is None else remaining - _ANSWER_MARGIN_SECONDS
 
 
 class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
@@ -23,8 +32,12 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def CreateMemory(
         self, request: svc.CreateMemoryRequest, context: Context
     ) -> svc.CreateMemoryResponse:
-        result = await self._memories.create(convert.new_memory_from_proto(request))
-        return convert.create_result_to_proto(result)
+        receipt = await self._memories.create(
+            [convert.new_memory_from_proto(request)],
+            convert.mode_from_proto(request.mode),
+            request.request_id,
+        )
+        return convert.create_result_to_proto(receipt.result[0], receipt.token)
 
     @rpc_errors
     async def BatchCreateMemories(
@@ -34,23 +47,31 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             convert.new_memory_from_proto(item, f"requests[{i}].")
             for i, item in enumerate(request.requests)
         ]
-        results = await self._memories.batch_create(news)
-        return svc.BatchCreateMemoriesResponse(
-            results=[convert.create_result_to_proto(r) for r in results]
-        )
+        mode = convert.mode_from_proto(request.mode)
+        receipt = await self._memories.create(news, mode, request.request_id, is_batch=True)
+        return convert.batch_results_to_proto(receipt.result, receipt.token)
 
     @rpc_errors
     async def GetMemory(
         self, request: svc.GetMemoryRequest, context: Context
     ) -> svc.GetMemoryResponse:
-        memory = await self._memories.get(request.id, convert.scope_from_proto(request.scope))
+        memory = await self._memories.get(
+            request.id,
+            convert.scope_from_proto(request.scope),
+            request.consistency_token,
+            _wait_budget(context),
+        )
         return svc.GetMemoryResponse(memory=convert.memory_to_proto(memory))
 
     @rpc_errors
     async def ListMemories(
         self, request: svc.ListMemoriesRequest, context: Context
     ) -> svc.ListMemoriesResponse:
-        page = await self._memories.list(convert.list_query_from_proto(request))
+        page = await self._memories.list(
+            convert.list_query_from_proto(request),
+            request.consistency_token,
+            _wait_budget(context),
+        )
         return svc.ListMemoriesResponse(
             memories=[convert.memory_to_proto(m) for m in page.memories],
             next_page_token=page.next_page_token,
@@ -60,28 +81,53 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def UpdateMemory(
         self, request: svc.UpdateMemoryRequest, context: Context
     ) -> svc.UpdateMemoryResponse:
-        updated = await self._memories.update(convert.change_from_proto(request))
-        return svc.UpdateMemoryResponse(memory=convert.memory_to_proto(updated))
+        receipt = await self._memories.update(
+            convert.change_from_proto(request),
+            convert.mode_from_proto(request.mode),
+            request.request_id,
+        )
+        return convert.update_result_to_proto(receipt.result, receipt.token)
 
     @rpc_errors
     async def DeleteMemory(
         self, request: svc.DeleteMemoryRequest, context: Context
     ) -> svc.DeleteMemoryResponse:
-        expected = request.expected_version if request.HasField("expected_version") else None
-        await self._memories.delete(request.id, convert.scope_from_proto(request.scope), expected)
-        return svc.DeleteMemoryResponse()
+        token = await self._memories.delete(
+            request.id,
+            convert.scope_from_proto(request.scope),
+            request.expected_version if request.HasField("expected_version") else None,
+            convert.mode_from_proto(request.mode),
+            request.request_id,
+        )
+        return svc.DeleteMemoryResponse(write_token=token)
 
     @rpc_errors
     async def SearchMemories(
         self, request: svc.SearchMemoriesRequest, context: Context
     ) -> svc.SearchMemoriesResponse:
-        hits = await self._memories.search(convert.search_query_from_proto(request))
+        hits = await self._memories.search(
+            convert.search_query_from_proto(request),
+            request.consistency_token,
+            _wait_budget(context),
+        )
         return convert.search_results_to_proto(hits)
 
     @rpc_errors
     async def ForgetMemories(
         self, request: svc.ForgetMemoriesRequest, context: Context
     ) -> svc.ForgetMemoriesResponse:
-        selection = convert.forget_selection_from_proto(request)
-        count = await self._memories.forget(selection, dry_run=request.dry_run)
-        return svc.ForgetMemoriesResponse(deleted_count=count)
+        receipt = await self._memories.forget(
+            convert.forget_selection_from_proto(request),
+            dry_run=request.dry_run,
+            mode=convert.mode_from_proto(request.mode),
+            request_id=request.request_id,
+            wait_seconds=_wait_budget(context),
+        )
+        return svc.ForgetMemoriesResponse(deleted_count=receipt.result, write_token=receipt.token)
+
+    @rpc_errors
+    async def GetWriteStatus(
+        self, request: svc.GetWriteStatusRequest, context: Context
+    ) -> svc.GetWriteStatusResponse:
+        status = await self._memories.write_status(request.write_token)
+        return convert.write_status_to_proto(status, status_for)

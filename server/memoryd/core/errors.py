@@ -5,6 +5,11 @@ MemorydError
   MemoryNotFound(memory_id)          absent, or outside the caller's scope
   VersionConflict(expected, actual)  expected_version is stale
   IncompatibleIndex(reason)          the stored index was built for another embedder
+  Overloaded(retry_after)            the write backlog is full; retry later
+  ShuttingDown()                     the server no longer accepts writes
+  WriteNotApplied(token)             a read's deadline came before a write it waits for
+  WriteFailed(reason)                a journaled write could not be applied, after retries
+  UnknownWrite(token)                a write token this server never issued or no longer keeps
 
 Each class carries data, never transport codes: api/errors.py maps them.
 """
@@ -55,3 +60,46 @@ class VersionConflict(MemorydError):
 
 class IncompatibleIndex(MemorydError):
     """The stored index cannot be served with the configured embedder."""
+
+
+class Overloaded(MemorydError):
+    """The journal backlog is at its bound; the write was not journaled."""
+
+    def __init__(self, backlog: int, retry_after: float) -> None:
+        super().__init__(f"{backlog} writes are waiting to be indexed; retry in {retry_after:.1f}s")
+        self.backlog = backlog
+        self.retry_after = retry_after
+
+
+class ShuttingDown(MemorydError):
+    """The server is stopping and journals no new writes."""
+
+    def __init__(self) -> None:
+        super().__init__("the server is shutting down; retry against another instance or later")
+
+
+class WriteNotApplied(MemorydError):
+    """A read waited for a write that was still pending when its deadline came."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__(
+            f"write {token} is acknowledged but not yet indexed; the read waited for it until "
+            "its deadline. Retry with a longer deadline"
+        )
+        self.token = token
+
+
+class WriteFailed(MemorydError):
+    """A journaled write was given up after retries; nothing of it was applied."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class UnknownWrite(MemorydError):
+    """No write with this token exists in this server's journal."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__(f"write token {token!r} is unknown to this server")
+        self.token = token

@@ -13,7 +13,7 @@ import math
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import assert_never
+from typing import Any, assert_never
 
 from memoryd.core.errors import InvalidArgument
 
@@ -156,3 +156,43 @@ def _kind(value: Value) -> str:
     if isinstance(value, datetime):
         return "time"
     return "number"
+
+
+def to_json(tree: Filter) -> dict[str, Any]:
+    """A JSON document of the tree, for the write journal."""
+    match tree:
+        case Condition(field, operator, values):
+            return {
+                "field": field,
+                "op": operator.value,
+                "values": [_value_json(v) for v in values],
+            }
+        case AllOf(filters):
+            return {"all": [to_json(f) for f in filters]}
+        case AnyOf(filters):
+            return {"any": [to_json(f) for f in filters]}
+        case Not(child):
+            return {"not": to_json(child)}
+        case _:
+            assert_never(tree)
+
+
+def from_json(document: dict[str, Any]) -> Filter:
+    if "all" in document:
+        return AllOf(tuple(from_json(f) for f in document["all"]))
+    if "any" in document:
+        return AnyOf(tuple(from_json(f) for f in document["any"]))
+    if "not" in document:
+        return Not(from_json(document["not"]))
+    values = tuple(_value_from_json(v) for v in document["values"])
+    return Condition(document["field"], Operator(document["op"]), values)
+
+
+def _value_json(value: Value) -> Any:
+    return {"time": value.isoformat()} if isinstance(value, datetime) else value
+
+
+def _value_from_json(value: Any) -> Value:
+    if isinstance(value, dict):
+        return datetime.fromisoformat(value["time"])
+    return value  # type: ignore[no-any-return]  # JSON scalars are the other Value kinds

@@ -1,33 +1,48 @@
-"""The memory service: create, read, search, update and forget memories of a scope."""
+"""The memory service: journaled writes, and reads that see the caller's own writes."""
 
 from __future__ import annotations
 
-import dataclasses
+import asyncio
+import hashlib
+import json
+import time
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from typing import Any
 
-from memoryd.core import dedup, paging, scoping, validation
-from memoryd.core.documents import from_document, to_document
-from memoryd.core.errors import InvalidArgument, MemoryNotFound, VersionConflict
-from memoryd.core.filters import Filter, all_of, one_of
+from memoryd.core import operations, paging, scoping, validation
+from memoryd.core.applier import Applier, selection_filter
+from memoryd.core.documents import from_document
+from memoryd.core.errors import (
+    InvalidArgument,
+    Overloaded,
+    ShuttingDown,
+    UnknownWrite,
+    WriteNotApplied,
+)
+from memoryd.core.indexer import Indexer
+from memoryd.core.journal import APPLIED, FAILED, Append, Journal
 from memoryd.core.model import (
     CreateResult,
     ListQuery,
     Memory,
     MemoryChange,
     MemoryPage,
-    MetadataMode,
     NewMemory,
     Scope,
     ScoredMemory,
     SearchQuery,
     Selection,
+    WriteMode,
     WriteOutcome,
+    WriteState,
+    WriteStatus,
 )
 from memoryd.core.validation import Limits
-from memoryd.embed.base import Embedder, Vector
-from memoryd.store.base import Point, Record, ScrollCursor, Search, VectorIndex
+from memoryd.embed.base import Embedder
+from memoryd.store.base import ScrollCursor, Search, VectorIndex
 
 Clock = Callable[[], datetime]
 
@@ -36,45 +51,91 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class Memories:
-    """Stores and finds memories by meaning, enforcing scope and dedup rules.
+@dataclass(frozen=True, slots=True)
+class WritePolicy:
+    """Backpressure, read waits and idempotency retention; see config.Settings."""
 
-    Writes to one owner (a user, or an agent/app pair) are serialized, which
-    is what makes memory_key unique and near-duplicate skipping reliable
-    under concurrency; writes to different owners run in parallel.
+    max_backlog: int = 10_000
+    read_wait_max_seconds: float = 30.0
+    request_retention_seconds: float = 24 * 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt[T]:
+    """A write's token and its result: final in SYNC mode, provisional in ASYNC."""
+
+    token: str
+    result: T
+
+
+class Memories:
+    """Stores and finds memories by meaning.
+
+    Writes are validated, journaled durably and acknowledged (ASYNC), or also
+    applied before answering (SYNC); the indexer applies them in journal order.
+    Reads first wait for the acknowledged writes of their scope, so a caller
+    always reads its own writes, and never silently returns stale results.
     """
 
     def __init__(
         self,
         index: VectorIndex,
         embedder: Embedder,
+        journal: Journal,
+        indexer: Indexer,
+        applier: Applier,
         *,
         limits: Limits | None = None,
-        dedup_threshold: float = 0.95,
+        policy: WritePolicy | None = None,
         clock: Clock = utc_now,
     ) -> None:
         self._index = index
         self._embedder = embedder
+        self._journal = journal
+        self._indexer = indexer
+        self._applier = applier
         self._limits = limits or Limits()
-        self._dedup_threshold = dedup_threshold
+        self._policy = policy or WritePolicy()
         self._clock = clock
-        self._locks = dedup.OwnerLocks()
+        self._last_write: dict[str, int] = {}
+        self._is_closing = False
 
-    async def create(self, new: NewMemory) -> CreateResult:
-        """Stores a memory, or updates the one with its key, or skips a duplicate.
+    async def start(self) -> None:
+        """Starts the indexer, replaying writes a previous run left pending."""
+        for entry in await self._indexer.start():
+            operation = operations.operation_from_json(entry.kind, entry.operation)
+            for scope in _scopes_of(operation):
+                self._note_write(scope, entry.seq)
+        cutoff = time.time() - self._policy.request_retention_seconds
+        await self._journal.forget_requests_before(cutoff)
 
-        Raises InvalidArgument for bad input.
-        """
-        validation.check_new_memory(new, "memory", self._limits)
-        (vector,) = await self._embedder.embed([new.content])
-        return await self._create_embedded(new, vector)
+    def refuse_writes(self) -> None:
+        """From now on, writes fail with ShuttingDown; reads still work."""
+        self._is_closing = True
 
-    async def batch_create(self, news: Sequence[NewMemory]) -> list[CreateResult]:
-        """Creates memories in order, with one embedding call for all of them.
+    async def stop(self, drain_seconds: float) -> bool:
+        """Refuses writes, lets the indexer apply the backlog for at most
+        ``drain_seconds``, then stops it. What remains stays journaled for the
+        next start. Returns whether the backlog was drained."""
+        self.refuse_writes()
+        drained = await self._indexer.drain(drain_seconds)
+        await self._indexer.stop()
+        return drained
 
-        Every item is checked before any is written.
-        """
-        if not 1 <= len(news) <= self._limits.max_batch_size:
+    # --- writes -----------------------------------------------------------------
+
+    async def create(
+        self,
+        news: Sequence[NewMemory],
+        mode: WriteMode,
+        request_id: str = "",
+        *,
+        is_batch: bool = False,
+    ) -> Receipt[tuple[CreateResult, ...]]:
+        """Stores memories in order: each is created, updates the memory with its
+        key or id, or is skipped as a near-duplicate. Every item is checked
+        before any is journaled; raises InvalidArgument, Overloaded, ShuttingDown."""
+        if is_batch and not 1 <= len(news) <= self._limits.max_batch_size:
             raise InvalidArgument(
                 "requests", f"needs 1 to {self._limits.max_batch_size} items, got {len(news)}"
             )
@@ -82,27 +143,176 @@ class Memories:
             try:
                 validation.check_new_memory(new, "memory", self._limits)
             except InvalidArgument as exc:
-                raise InvalidArgument(f"requests[{i}].{exc.field}", exc.reason) from exc
-        vectors = await self._embedder.embed([new.content for new in news])
-        return [await self._create_embedded(n, v) for n, v in zip(news, vectors, strict=True)]
+                field = f"requests[{i}].{exc.field}" if is_batch else exc.field
+                raise InvalidArgument(field, exc.reason) from exc
+        items = tuple(replace(new, generated_id=new.memory_id or str(uuid.uuid4())) for new in news)
+        kind = operations.BATCH_CREATE if is_batch else operations.CREATE
+        seq, state, outcome, original = await self._write(items, mode, request_id, kind)
+        token = self._token(seq)
+        if state is None:
+            assert isinstance(original, tuple)
+            return Receipt(token, tuple(self._accepted(item) for item in original))
+        assert isinstance(outcome, tuple)
+        return Receipt(token, outcome)
 
-    async def get(self, memory_id: str, scope: Scope) -> Memory:
+    async def update(
+        self, change: MemoryChange, mode: WriteMode, request_id: str = ""
+    ) -> Receipt[Memory | None]:
+        """Applies a partial change; changed content is embedded again. In SYNC
+        mode raises MemoryNotFound or VersionConflict; in ASYNC mode those show
+        in the write status."""
+        validation.check_change(change, self._limits)
+        seq, state, outcome, _ = await self._write(change, mode, request_id)
+        assert outcome is None or isinstance(outcome, Memory)
+        return Receipt(self._token(seq), outcome)
+
+    async def delete(
+        self,
+        memory_id: str,
+        scope: Scope,
+        expected_version: int | None,
+        mode: WriteMode,
+        request_id: str = "",
+    ) -> str:
+        """Deletes one memory; returns the write token. Errors as for update."""
+        scoping.check_id(memory_id, "id", required=True)
+        scoping.check_scope(scope, "scope")
+        delete = operations.Delete(memory_id, scope, expected_version)
+        seq, _, _, _ = await self._write(delete, mode, request_id)
+        return self._token(seq)
+
+    async def forget(
+        self,
+        selection: Selection,
+        *,
+        dry_run: bool,
+        mode: WriteMode,
+        request_id: str = "",
+        wait_seconds: float | None = None,
+    ) -> Receipt[int]:
+        """Deletes (or with dry_run, counts) the selected memories. The count is
+        final in SYNC mode and for a dry run, 0 in ASYNC mode."""
+        validation.check_selection(selection, self._limits)
+        if dry_run:
+            await self._wait_for_scope(selection.scope, "", wait_seconds)
+            count = await self._index.count(
+                selection_filter(selection, scoping.forget_filter(selection.scope))
+            )
+            return Receipt("", count)
+        seq, _, outcome, _ = await self._write(selection, mode, request_id)
+        return Receipt(self._token(seq), outcome if isinstance(outcome, int) else 0)
+
+    async def write_status(self, token: str) -> WriteStatus:
+        """Raises UnknownWrite for a token this journal never issued."""
+        if not token:
+            raise InvalidArgument("write_token", "must not be empty")
+        seq = self._seq_of(token, "write_token", unknown_is_error=True)
+        entry = await self._journal.get(seq)
+        if entry is None:
+            raise UnknownWrite(token)
+        state = WriteState(entry.state)
+        outcome = error = None
+        if state is WriteState.APPLIED and entry.outcome is not None:
+            outcome = operations.outcome_from_json(entry.kind, entry.outcome)
+        if state is WriteState.FAILED and entry.outcome is not None:
+            error = operations.error_from_json(entry.outcome)
+        return WriteStatus(
+            token=token,
+            kind=entry.kind,
+            state=state,
+            create_time=datetime.fromtimestamp(entry.create_time, UTC),
+            apply_time=datetime.fromtimestamp(entry.apply_time, UTC) if entry.apply_time else None,
+            outcome=outcome,
+            error=error,
+        )
+
+    async def _write(
+        self,
+        operation: operations.Operation,
+        mode: WriteMode,
+        request_id: str,
+        kind: str = "",
+    ) -> tuple[int, str | None, operations.Outcome, operations.Operation]:
+        """Journals a write. Returns (seq, final state or None in ASYNC mode,
+        final outcome, the operation as first journaled under this request_id)."""
+        if request_id:
+            scoping.check_id(request_id, "request_id", required=True)
+        if self._is_closing:
+            raise ShuttingDown()
+        backlog = self._indexer.backlog
+        if backlog >= self._policy.max_backlog:
+            raise Overloaded(backlog, retry_after=min(5.0, max(0.1, backlog / 500)))
+        kind = kind or operations.kind_of(operation)
+        document = operations.operation_to_json(operation)
+        appended = await self._journal.append(
+            Append(kind, document, request_id, _fingerprint(kind, document))
+        )
+        seq = appended.seq
+        original = operation
+        if appended.is_retry:
+            if appended.fingerprint != _fingerprint(kind, document):
+                raise InvalidArgument("request_id", "was already used for a different request")
+            entry = await self._journal.get(seq)
+            assert entry is not None
+            original = operations.operation_from_json(entry.kind, entry.operation)
+        else:
+            for scope in _scopes_of(operation):
+                self._note_write(scope, seq)
+            self._indexer.appended(seq)
+        if mode is WriteMode.ASYNC:
+            return seq, None, None, original
+        await self._indexer.wait_done(seq, None)
+        entry = await self._journal.get(seq)
+        assert entry is not None and entry.outcome is not None
+        if entry.state == FAILED:
+            raise operations.error_from_json(entry.outcome)
+        assert entry.state == APPLIED
+        return seq, entry.state, operations.outcome_from_json(kind, entry.outcome), original
+
+    def _accepted(self, item: NewMemory) -> CreateResult:
+        now = self._clock()
+        memory = Memory(
+            id=item.memory_id or item.generated_id,
+            content=item.content,
+            scope=item.scope,
+            memory_type=item.memory_type,
+            category=item.category,
+            metadata=item.metadata,
+            memory_key=item.memory_key,
+            create_time=now,
+            update_time=now,
+            version=0,
+        )
+        return CreateResult(memory, WriteOutcome.ACCEPTED)
+
+    # --- reads ------------------------------------------------------------------
+
+    async def get(
+        self, memory_id: str, scope: Scope, consistency_token: str = "", wait: float | None = None
+    ) -> Memory:
         """Raises MemoryNotFound unless the scope's owner has this memory."""
         scoping.check_id(memory_id, "id", required=True)
         scoping.check_scope(scope, "scope")
-        return (await self._owned_record(memory_id, scope))[0]
+        await self._wait_for_scope(scope, consistency_token, wait)
+        return (await self._applier.owned(memory_id, scope))[0]
 
-    async def search(self, query: SearchQuery) -> list[ScoredMemory]:
+    async def search(
+        self, query: SearchQuery, consistency_token: str = "", wait: float | None = None
+    ) -> list[ScoredMemory]:
         """The memories of the scope closest to the query text, best first."""
         validation.check_content(query.text, "query", self._limits)
         validation.check_search_limit(query.limit)
         validation.check_selection(query.selection, self._limits)
         if query.score_threshold is not None and not 0.0 <= query.score_threshold <= 1.0:
             raise InvalidArgument("score_threshold", "must be between 0 and 1")
-        (vector,) = await self._embedder.embed([query.text])
+        # Embed the query while waiting for pending writes: both take milliseconds.
+        (vector,), _ = await asyncio.gather(
+            self._embedder.embed([query.text]),
+            self._wait_for_scope(query.selection.scope, consistency_token, wait),
+        )
         search = Search(
             vector=vector,
-            where=_selection_filter(query.selection, scoping.read_filter(query.selection.scope)),
+            where=selection_filter(query.selection, scoping.read_filter(query.selection.scope)),
             limit=query.limit,
             min_similarity=query.score_threshold or None,
         )
@@ -112,7 +322,9 @@ class Memories:
             for hit in hits
         ]
 
-    async def list(self, query: ListQuery) -> MemoryPage:
+    async def list(
+        self, query: ListQuery, consistency_token: str = "", wait: float | None = None
+    ) -> MemoryPage:
         """One page of the scope's memories, newest first."""
         validation.check_selection(query.selection, self._limits)
         if query.page_size < 0:
@@ -120,7 +332,8 @@ class Memories:
         cursor = None
         if query.page_token:
             cursor = ScrollCursor(*paging.decode_token(query.page_token, query.selection))
-        where = _selection_filter(query.selection, scoping.read_filter(query.selection.scope))
+        await self._wait_for_scope(query.selection.scope, consistency_token, wait)
+        where = selection_filter(query.selection, scoping.read_filter(query.selection.scope))
         page = await self._index.scroll_newest_first(where, query.page_size + 1, cursor)
         records, order_values = page.records[: query.page_size], page.order_values
         token = ""
@@ -132,179 +345,60 @@ class Memories:
             token = paging.encode_token(query.selection, last, seen)
         return MemoryPage(tuple(from_document(r.payload) for r in records), token)
 
-    async def update(self, change: MemoryChange) -> Memory:
-        """Applies a partial change; changed content is embedded again.
+    # --- read-your-writes ---------------------------------------------------------
 
-        Raises MemoryNotFound, VersionConflict or InvalidArgument.
-        """
-        self._check_change(change)
-        vector = None
-        if change.content is not None:
-            (vector,) = await self._embedder.embed([change.content])
-        async with self._locks.hold(scoping.owner_key(change.scope)):
-            current, record = await self._owned_record(change.memory_id, change.scope, vectors=True)
-            _check_version(current, change.expected_version)
-            metadata = current.metadata
-            if change.metadata is not None:
-                metadata = (
-                    dict(change.metadata)
-                    if change.metadata_mode is MetadataMode.REPLACE
-                    else {**current.metadata, **change.metadata}
-                )
-                validation.check_metadata(metadata, "memory.metadata", self._limits)
-            updated = dataclasses.replace(
-                current,
-                content=change.content if change.content is not None else current.content,
-                category=change.category if change.category is not None else current.category,
-                memory_type=change.memory_type or current.memory_type,
-                metadata=metadata,
-                update_time=self._clock(),
-                version=current.version + 1,
-            )
-            await self._put(updated, vector if vector is not None else record.vector or [])
-            return updated
+    def _note_write(self, scope: Scope, seq: int) -> None:
+        for key in _scope_keys(scope):
+            self._last_write[key] = max(seq, self._last_write.get(key, 0))
+        if len(self._last_write) > 10_000:
+            done = self._indexer.done_seq
+            self._last_write = {k: s for k, s in self._last_write.items() if s > done}
 
-    async def delete(self, memory_id: str, scope: Scope, expected_version: int | None) -> None:
-        """Raises MemoryNotFound or VersionConflict."""
-        scoping.check_id(memory_id, "id", required=True)
-        scoping.check_scope(scope, "scope")
-        async with self._locks.hold(scoping.owner_key(scope)):
-            current, record = await self._owned_record(memory_id, scope)
-            _check_version(current, expected_version)
-            await self._index.delete([record.id])
+    async def _wait_for_scope(
+        self, scope: Scope, consistency_token: str, wait: float | None
+    ) -> None:
+        seq = max((self._last_write.get(key, 0) for key in _scope_keys(scope)), default=0)
+        if consistency_token:
+            seq = max(seq, self._seq_of(consistency_token, "consistency_token"))
+        if seq <= self._indexer.done_seq:
+            return
+        timeout = self._policy.read_wait_max_seconds if wait is None else max(0.0, wait)
+        if not await self._indexer.wait_done(seq, timeout):
+            raise WriteNotApplied(self._token(seq))
 
-    async def forget(self, selection: Selection, *, dry_run: bool) -> int:
-        """Deletes (or with dry_run, counts) the selected memories; returns the count."""
-        validation.check_selection(selection, self._limits)
-        where = _selection_filter(selection, scoping.forget_filter(selection.scope))
-        async with self._locks.hold(scoping.owner_key(selection.scope)):
-            count = await self._index.count(where)
-            if count and not dry_run:
-                await self._index.delete_where(where)
-        return count
+    def _token(self, seq: int) -> str:
+        return f"{self._journal.journal_id}-{seq}"
 
-    async def _create_embedded(self, new: NewMemory, vector: Vector) -> CreateResult:
-        async with self._locks.hold(scoping.owner_key(new.scope)):
-            existing = await self._existing_for(new)
-            if existing is not None:
-                return await self._overwrite(existing, new, vector)
-            if not new.memory_key:
-                duplicate = await self._near_duplicate(new, vector)
-                if duplicate is not None:
-                    return duplicate
-            now = self._clock()
-            memory = Memory(
-                id=new.memory_id or str(uuid.uuid4()),
-                content=new.content,
-                scope=new.scope,
-                memory_type=new.memory_type,
-                category=new.category,
-                metadata=new.metadata,
-                memory_key=new.memory_key,
-                create_time=now,
-                update_time=now,
-                version=1,
-            )
-            await self._put(memory, vector)
-            return CreateResult(memory, WriteOutcome.CREATED)
-
-    async def _existing_for(self, new: NewMemory) -> Memory | None:
-        """The memory a create updates: the one with its key, else the one with its id."""
-        if new.memory_key:
-            page = await self._index.scroll_newest_first(
-                dedup.same_key(new.scope, new.memory_key), 1, None
-            )
-            if page.records:
-                keyed = from_document(page.records[0].payload)
-                if new.memory_id and keyed.id != new.memory_id:
-                    raise InvalidArgument(
-                        "memory.memory_key",
-                        f"belongs to memory {keyed.id!r} in this scope; create with that "
-                        "memory_id or without one",
-                    )
-                return keyed
-        if new.memory_id:
-            found = await self._index.retrieve([scoping.point_id(new.scope, new.memory_id)])
-            if found:
-                return from_document(found[0].payload)
-        return None
-
-    async def _overwrite(self, current: Memory, new: NewMemory, vector: Vector) -> CreateResult:
-        updated = dataclasses.replace(
-            current,
-            content=new.content,
-            scope=new.scope,
-            memory_type=new.memory_type,
-            category=new.category,
-            metadata=new.metadata,
-            memory_key=new.memory_key or current.memory_key,
-            update_time=self._clock(),
-            version=current.version + 1,
-        )
-        if updated.memory_key != current.memory_key and current.memory_key:
-            raise InvalidArgument(
-                "memory.memory_key",
-                f"memory {current.id!r} has key {current.memory_key!r}; keys cannot change",
-            )
-        await self._put(updated, vector)
-        return CreateResult(updated, WriteOutcome.UPDATED_EXISTING)
-
-    async def _near_duplicate(self, new: NewMemory, vector: Vector) -> CreateResult | None:
-        threshold = (
-            new.dedup_threshold if new.dedup_threshold is not None else self._dedup_threshold
-        )
-        search = Search(vector, dedup.same_scope_and_type(new.scope, new.memory_type), 1, threshold)
-        (hits,) = await self._index.search([search])
-        if not hits:
-            return None
-        return CreateResult(
-            from_document(hits[0].payload),
-            WriteOutcome.SKIPPED_DUPLICATE,
-            min(1.0, hits[0].similarity),
-        )
-
-    async def _owned_record(
-        self, memory_id: str, scope: Scope, *, vectors: bool = False
-    ) -> tuple[Memory, Record]:
-        found = await self._index.retrieve(
-            [scoping.point_id(scope, memory_id)], with_vectors=vectors
-        )
-        if not found:
-            raise MemoryNotFound(memory_id)
-        memory = from_document(found[0].payload)
-        if memory.id != memory_id or not scoping.same_owner(scope, memory.scope):
-            raise MemoryNotFound(memory_id)
-        return memory, found[0]
-
-    async def _put(self, memory: Memory, vector: Vector | Sequence[float]) -> None:
-        point_id = scoping.point_id(memory.scope, memory.id)
-        await self._index.upsert([Point(point_id, vector, to_document(memory))])
-
-    def _check_change(self, change: MemoryChange) -> None:
-        scoping.check_id(change.memory_id, "memory.id", required=True)
-        scoping.check_scope(change.scope, "memory.scope")
-        if change.content is not None:
-            validation.check_content(change.content, "memory.content", self._limits)
-        if change.category is not None:
-            validation.check_category(change.category, "memory.category", self._limits)
-        if change.metadata is not None:
-            validation.check_metadata(change.metadata, "memory.metadata", self._limits)
+    def _seq_of(self, token: str, field: str, *, unknown_is_error: bool = False) -> int:
+        journal_id, _, number = token.rpartition("-")
+        if journal_id != self._journal.journal_id or not number.isdigit():
+            if unknown_is_error:
+                raise UnknownWrite(token)
+            raise InvalidArgument(field, "is not a write_token this server issued")
+        return int(number)
 
 
-def _check_version(memory: Memory, expected: int | None) -> None:
-    if expected is not None and expected != memory.version:
-        raise VersionConflict(memory.id, expected, memory.version)
+def _scope_keys(scope: Scope) -> list[str]:
+    if scope.user_id:
+        return [f"user\x1f{scope.user_id}"]
+    return [
+        f"{name}\x1f{value}"
+        for name, value in (("agent", scope.agent_id), ("app", scope.app_id))
+        if value
+    ]
 
 
-def _selection_filter(selection: Selection, scope_filter: Filter) -> Filter:
-    return all_of(
-        scope_filter,
-        one_of("memory_type", tuple(t.value for t in selection.memory_types))
-        if selection.memory_types
-        else None,
-        one_of("category", selection.categories) if selection.categories else None,
-        selection.where,
-    )
+def _scopes_of(operation: operations.Operation) -> list[Scope]:
+    match operation:
+        case tuple():
+            return [item.scope for item in operation]
+        case MemoryChange() | operations.Delete() | Selection():
+            return [operation.scope]
 
 
-__all__ = ["Memories"]
+def _fingerprint(kind: str, document: dict[str, Any]) -> str:
+    """A digest of a request, without the ids the server generates for it."""
+    if kind in (operations.CREATE, operations.BATCH_CREATE):
+        document = {"items": [{**i, "generated_id": ""} for i in document["items"]]}
+    body = json.dumps([kind, document], sort_keys=True, default=str)
+    return hashlib.sha256(body.encode()).hexdigest()

@@ -31,6 +31,21 @@ class WriteOutcome(enum.Enum):
     CREATED = "created"
     UPDATED_EXISTING = "updated_existing"
     SKIPPED_DUPLICATE = "skipped_duplicate"
+    #: Journaled, not yet applied (asynchronous writes only).
+    ACCEPTED = "accepted"
+
+
+class WriteMode(enum.Enum):
+    """When a write answers: once journaled (ASYNC) or once applied (SYNC)."""
+
+    ASYNC = "async"
+    SYNC = "sync"
+
+
+class WriteState(enum.Enum):
+    PENDING = "pending"
+    APPLIED = "applied"
+    FAILED = "failed"
 
 
 class MetadataMode(enum.Enum):
@@ -72,7 +87,8 @@ class Memory:
 
 @dataclass(frozen=True, slots=True)
 class NewMemory:
-    """A memory to create. ``memory_id`` None lets the server choose a UUID."""
+    """A memory to create. ``memory_id`` is the caller's id, if any;
+    ``generated_id`` the id the server chose for it when journaling."""
 
     content: str
     scope: Scope
@@ -82,6 +98,7 @@ class NewMemory:
     memory_key: str = ""
     memory_id: str | None = None
     dedup_threshold: float | None = None
+    generated_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,3 +167,17 @@ class MemoryPage:
 
     memories: tuple[Memory, ...]
     next_page_token: str
+
+
+@dataclass(frozen=True, slots=True)
+class WriteStatus:
+    """Where a journaled write stands; ``outcome`` is set once applied, ``error``
+    once failed. ``kind`` is one of core.operations' kinds."""
+
+    token: str
+    kind: str
+    state: WriteState
+    create_time: datetime
+    apply_time: datetime | None
+    outcome: object = None
+    error: Exception | None = None

@@ -10,7 +10,7 @@ from typing import Any
 
 from memoryd.core.errors import InvalidArgument
 from memoryd.core.filters import validate_client_filter
-from memoryd.core.model import NewMemory, Selection
+from memoryd.core.model import MemoryChange, NewMemory, Selection
 from memoryd.core.scoping import check_id, check_scope
 
 _METADATA_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -90,3 +90,14 @@ def check_selection(selection: Selection, limits: Limits) -> None:
 def check_search_limit(limit: int) -> None:
     if not 1 <= limit <= MAX_SEARCH_LIMIT:
         raise InvalidArgument("limit", f"must be 1 to {MAX_SEARCH_LIMIT} (0 means 5), got {limit}")
+
+
+def check_change(change: MemoryChange, limits: Limits) -> None:
+    check_id(change.memory_id, "memory.id", required=True)
+    check_scope(change.scope, "memory.scope")
+    if change.content is not None:
+        check_content(change.content, "memory.content", limits)
+    if change.category is not None:
+        check_category(change.category, "memory.category", limits)
+    if change.metadata is not None:
+        check_metadata(change.metadata, "memory.metadata", limits)

@@ -87,6 +87,11 @@ class MemoryServiceStub:
                 request_serializer=memoryd_dot_v1_dot_memory__service__pb2.SearchMemoriesRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_memory__service__pb2.SearchMemoriesResponse.FromString,
                 _registered_method=True)
+        self.GetWriteStatus = channel.unary_unary(
+                '/memoryd.v1.MemoryService/GetWriteStatus',
+                request_serializer=memoryd_dot_v1_dot_memory__service__pb2.GetWriteStatusRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_memory__service__pb2.GetWriteStatusResponse.FromString,
+                _registered_method=True)
         self.ForgetMemories = channel.unary_unary(
                 '/memoryd.v1.MemoryService/ForgetMemories',
                 request_serializer=memoryd_dot_v1_dot_memory__service__pb2.ForgetMemoriesRequest.SerializeToString,
@@ -179,6 +184,15 @@ class MemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetWriteStatus(self, request, context):
+        """Returns the state of a write by its write_token and, once applied, the
+        result its RPC would have returned in WRITE_MODE_SYNC. Returns NOT_FOUND
+        for a token this server never issued.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ForgetMemories(self, request, context):
         """Deletes the memories of a scope that match the optional types,
         categories and filter. With dry_run set, nothing is deleted and the
@@ -226,6 +240,11 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.SearchMemories,
                     request_deserializer=memoryd_dot_v1_dot_memory__service__pb2.SearchMemoriesRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_memory__service__pb2.SearchMemoriesResponse.SerializeToString,
+            ),
+            'GetWriteStatus': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetWriteStatus,
+                    request_deserializer=memoryd_dot_v1_dot_memory__service__pb2.GetWriteStatusRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_memory__service__pb2.GetWriteStatusResponse.SerializeToString,
             ),
             'ForgetMemories': grpc.unary_unary_rpc_method_handler(
                     servicer.ForgetMemories,
@@ -440,6 +459,33 @@ class MemoryService:
             '/memoryd.v1.MemoryService/SearchMemories',
             memoryd_dot_v1_dot_memory__service__pb2.SearchMemoriesRequest.SerializeToString,
             memoryd_dot_v1_dot_memory__service__pb2.SearchMemoriesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetWriteStatus(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.MemoryService/GetWriteStatus',
+            memoryd_dot_v1_dot_memory__service__pb2.GetWriteStatusRequest.SerializeToString,
+            memoryd_dot_v1_dot_memory__service__pb2.GetWriteStatusResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -87,6 +87,11 @@ class MemoryServiceStub:
     Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100 or a
     malformed filter.
     """
+    GetWriteStatus: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.GetWriteStatusRequest, _memory_service_pb2.GetWriteStatusResponse]
+    """Returns the state of a write by its write_token and, once applied, the
+    result its RPC would have returned in WRITE_MODE_SYNC. Returns NOT_FOUND
+    for a token this server never issued.
+    """
     ForgetMemories: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.ForgetMemoriesRequest, _memory_service_pb2.ForgetMemoriesResponse]
     """Deletes the memories of a scope that match the optional types,
     categories and filter. With dry_run set, nothing is deleted and the
@@ -152,6 +157,11 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     """Finds the memories of a scope closest in meaning to a query, best first.
     Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100 or a
     malformed filter.
+    """
+    GetWriteStatus: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.GetWriteStatusRequest, _memory_service_pb2.GetWriteStatusResponse]  # type: ignore[assignment]
+    """Returns the state of a write by its write_token and, once applied, the
+    result its RPC would have returned in WRITE_MODE_SYNC. Returns NOT_FOUND
+    for a token this server never issued.
     """
     ForgetMemories: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.ForgetMemoriesRequest, _memory_service_pb2.ForgetMemoriesResponse]  # type: ignore[assignment]
     """Deletes the memories of a scope that match the optional types,
@@ -257,6 +267,17 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         """Finds the memories of a scope closest in meaning to a query, best first.
         Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100 or a
         malformed filter.
+        """
+
+    @_abc_1.abstractmethod
+    def GetWriteStatus(
+        self,
+        request: _memory_service_pb2.GetWriteStatusRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_service_pb2.GetWriteStatusResponse, _abc.Awaitable[_memory_service_pb2.GetWriteStatusResponse]]:
+        """Returns the state of a write by its write_token and, once applied, the
+        result its RPC would have returned in WRITE_MODE_SYNC. Returns NOT_FOUND
+        for a token this server never issued.
         """
 
     @_abc_1.abstractmethod

@@ -1,0 +1,201 @@
+"""The indexer: applies journaled writes to the index, in journal order.
+
+One task, one write at a time, so writes to one memory or one memory_key
+apply exactly in the order they were acknowledged. Texts of the next writes
+are embedded together first (one model call for many writes). A write whose
+embedding or index call fails is retried with backoff, then marked failed;
+a write the domain rejects (a missing memory, a stale version) fails at once.
+Either way the queue moves on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tenacity import (
+    AsyncRetrying,
+    retry_if_not_exception_type,
+    stop_after_attempt,
+    wait_exponential,
+)
+
+from memoryd.core import operations
+from memoryd.core.applier import Applier
+from memoryd.core.errors import MemorydError, WriteFailed
+from memoryd.core.journal import APPLIED, FAILED, Entry, Journal
+from memoryd.core.model import MemoryChange
+from memoryd.embed.base import Embedder, Vector
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexerSettings:
+    #: Journal entries fetched, and their texts embedded, together.
+    batch_entries: int = 32
+    #: Attempts for a write whose embedding or index call fails.
+    max_attempts: int = 4
+    #: Fault injection for tests: seconds to sleep before applying each write.
+    apply_delay: float = 0.0
+
+
+class Indexer:
+    """Applies pending journal entries; ``done_seq`` is the last finished one."""
+
+    def __init__(
+        self,
+        journal: Journal,
+        applier: Applier,
+        embedder: Embedder,
+        settings: IndexerSettings | None = None,
+    ) -> None:
+        self._journal = journal
+        self._applier = applier
+        self._embedder = embedder
+        self._settings = settings or IndexerSettings()
+        self.done_seq = 0
+        self.last_seq = 0
+        self._progress = asyncio.Condition()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> list[Entry]:
+        """Starts applying; returns the entries still pending from a previous run."""
+        pending = await self._journal.pending(after=0, limit=1_000_000)
+        self.last_seq = await self._journal.last_seq()
+        self.done_seq = pending[0].seq - 1 if pending else self.last_seq
+        if pending:
+            logger.info("replaying %d journaled writes not yet applied", len(pending))
+        self._task = asyncio.create_task(self._run(), name="memoryd-indexer")
+        return pending
+
+    @property
+    def backlog(self) -> int:
+        return self.last_seq - self.done_seq
+
+    def appended(self, seq: int) -> None:
+        self.last_seq = max(self.last_seq, seq)
+        self._wake.set()
+
+    async def wait_done(self, seq: int, timeout: float | None) -> bool:
+        """Waits until write ``seq`` is finished; False if ``timeout`` passed first."""
+        if self.done_seq >= seq:
+            return True
+        try:
+            async with asyncio.timeout(timeout), self._progress:
+                await self._progress.wait_for(lambda: self.done_seq >= seq)
+        except TimeoutError:
+            return False
+        return True
+
+    async def drain(self, timeout: float) -> bool:
+        """Waits until every journaled write is finished, at most ``timeout``."""
+        return await self.wait_done(self.last_seq, timeout)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        while True:
+            entries = await self._journal.pending(self.done_seq, self._settings.batch_entries)
+            if not entries:
+                self._wake.clear()
+                if self.done_seq >= self.last_seq:
+                    await self._wake.wait()
+                continue
+            vectors = await self._prefetch_vectors(entries)
+            for entry in entries:
+                if self._settings.apply_delay:
+                    await asyncio.sleep(self._settings.apply_delay)
+                state, outcome = await self._apply(entry, vectors)
+                await self._journal.finish(entry.seq, state, outcome)
+                async with self._progress:
+                    self.done_seq = entry.seq
+                    self._progress.notify_all()
+
+    async def _prefetch_vectors(self, entries: list[Entry]) -> dict[str, Vector]:
+        texts = list(dict.fromkeys(t for e in entries for t in _texts(e)))
+        if not texts:
+            return {}
+        try:
+            return dict(zip(texts, await self._embedder.embed(texts), strict=True))
+        except Exception:  # each write retries its own embedding below
+            logger.warning("batch embedding of %d texts failed; embedding per write", len(texts))
+            return {}
+
+    async def _apply(
+        self, entry: Entry, vectors: Mapping[str, Vector]
+    ) -> tuple[str, dict[str, Any]]:
+        try:
+            async for attempt in AsyncRetrying(
+                stop=stop_after_attempt(self._settings.max_attempts),
+                wait=wait_exponential(multiplier=0.05, max=2.0),
+                retry=retry_if_not_exception_type(MemorydError),
+                reraise=True,
+            ):
+                with attempt:
+                    outcome = await self._apply_once(entry, vectors)
+        except MemorydError as error:
+            return FAILED, operations.error_to_json(error)
+        except Exception as error:  # an embedding or engine failure, after every retry
+            logger.exception(
+                "write %d failed after %d attempts", entry.seq, self._settings.max_attempts
+            )
+            failure = WriteFailed(
+                f"the write could not be indexed after {self._settings.max_attempts} attempts "
+                f"({type(error).__name__}); nothing of it was applied"
+            )
+            return FAILED, operations.error_to_json(failure)
+        return APPLIED, outcome
+
+    async def _apply_once(self, entry: Entry, vectors: Mapping[str, Vector]) -> dict[str, Any]:
+        operation = operations.operation_from_json(entry.kind, entry.operation)
+        match operation:
+            case tuple():
+                embedded = await self._vectors([i.content for i in operation], vectors)
+                results = await self._applier.create(operation, embedded, entry.seq)
+                return operations.outcome_to_json(results)
+            case MemoryChange():
+                vector = None
+                if operation.content is not None:
+                    (vector,) = await self._vectors([operation.content], vectors)
+                updated = await self._applier.update(operation, vector, entry.seq)
+                return operations.outcome_to_json(updated)
+            case operations.Delete():
+                if entry.outcome is None:
+                    await self._applier.check_delete(operation)
+                    await self._journal.record_outcome(entry.seq, {})
+                await self._applier.delete(operation)
+                return {}
+            case _:
+                outcome = entry.outcome
+                if outcome is None:
+                    count = await self._applier.count_forget(operation)
+                    outcome = operations.outcome_to_json(count)
+                    await self._journal.record_outcome(entry.seq, outcome)
+                await self._applier.forget(operation)
+                return outcome
+
+    async def _vectors(self, texts: list[str], known: Mapping[str, Vector]) -> list[Vector]:
+        missing = [t for t in texts if t not in known]
+        fresh = (
+            dict(zip(missing, await self._embedder.embed(missing), strict=True)) if missing else {}
+        )
+        return [known[t] if t in known else fresh[t] for t in texts]
+
+
+def _texts(entry: Entry) -> list[str]:
+    if entry.kind in (operations.CREATE, operations.BATCH_CREATE):
+        return [item["content"] for item in entry.operation["items"]]
+    if entry.kind == operations.UPDATE and entry.operation["content"] is not None:
+        return [entry.operation["content"]]
+    return []
+
+
+__all__ = ["Indexer", "IndexerSettings"]

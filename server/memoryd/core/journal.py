@@ -1,0 +1,224 @@
+"""The write journal: every acknowledged write, durably, in order, until applied.
+
+SQLite in WAL mode with synchronous=FULL: a write is acknowledged only after
+its commit is on disk, so neither kill -9 nor power loss loses it. Concurrent
+appends share one commit (group commit). All SQLite work happens on one
+dedicated thread, never on the event loop.
+
+Entries move PENDING -> APPLIED or FAILED; their result (or error) is kept
+for GetWriteStatus. Request ids map to the entry they created, for
+idempotent retries within the retention window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+PENDING, APPLIED, FAILED = "pending", "applied", "failed"
+_T = TypeVar("_T")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL,
+  operation TEXT NOT NULL,
+  state TEXT NOT NULL,
+  outcome TEXT,
+  create_time REAL NOT NULL,
+  apply_time REAL
+);
+CREATE INDEX IF NOT EXISTS entries_pending ON entries (state, seq);
+CREATE TABLE IF NOT EXISTS requests (
+  request_id TEXT PRIMARY KEY,
+  fingerprint TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  create_time REAL NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One journaled write. ``operation`` and ``outcome`` are JSON documents."""
+
+    seq: int
+    kind: str
+    operation: dict[str, Any]
+    state: str
+    outcome: dict[str, Any] | None
+    create_time: float
+    apply_time: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """A write to journal; with a request_id, a retry finds the first entry."""
+
+    kind: str
+    operation: dict[str, Any]
+    request_id: str = ""
+    fingerprint: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """Where an append landed. ``is_retry`` means the request_id was seen."""
+
+    seq: int
+    is_retry: bool
+    fingerprint: str
+
+
+class Journal:
+    """The durable journal in ``path`` (a SQLite file); open with Journal.open()."""
+
+    def __init__(self, connection: sqlite3.Connection, journal_id: str) -> None:
+        self._db = connection
+        self.journal_id = journal_id
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
+        self._waiting: list[tuple[Append, asyncio.Future[Appended]]] = []
+        self._committer: asyncio.Task[None] | None = None
+
+    @classmethod
+    def open(cls, path: Path) -> Journal:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.executescript(_SCHEMA)
+        row = db.execute("SELECT value FROM meta WHERE key = 'journal_id'").fetchone()
+        if row is None:
+            journal_id = uuid.uuid4().hex[:12]
+            db.execute("INSERT INTO meta VALUES ('journal_id', ?)", (journal_id,))
+        else:
+            journal_id = row[0]
+        return cls(db, journal_id)
+
+    async def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+
+    async def append(self, write: Append) -> Appended:
+        """Journals a write durably; returns once its commit is on disk."""
+        future: asyncio.Future[Appended] = asyncio.get_running_loop().create_future()
+        self._waiting.append((write, future))
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.create_task(self._commit_waiting())
+        return await future
+
+    async def _commit_waiting(self) -> None:
+        # Appends that arrive while a commit runs go together in the next one.
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                results = await self._run(self._insert, [write for write, _ in batch])
+            except Exception as exc:  # every caller of the failed commit gets the error
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            for (_, future), result in zip(batch, results, strict=True):
+                if not future.done():
+                    future.set_result(result)
+
+    def _insert(self, writes: Sequence[Append]) -> list[Appended]:
+        now = time.time()
+        results = []
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for write in writes:
+                if write.request_id:
+                    row = self._db.execute(
+                        "SELECT seq, fingerprint FROM requests WHERE request_id = ?",
+                        (write.request_id,),
+                    ).fetchone()
+                    if row is not None:
+                        results.append(Appended(row[0], True, row[1]))
+                        continue
+                cursor = self._db.execute(
+                    "INSERT INTO entries (kind, operation, state, create_time) VALUES (?, ?, ?, ?)",
+                    (write.kind, json.dumps(write.operation), PENDING, now),
+                )
+                seq = int(cursor.lastrowid or 0)
+                if write.request_id:
+                    self._db.execute(
+                        "INSERT INTO requests VALUES (?, ?, ?, ?)",
+                        (write.request_id, write.fingerprint, seq, now),
+                    )
+                results.append(Appended(seq, False, write.fingerprint))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return results
+
+    async def pending(self, after: int, limit: int) -> list[Entry]:
+        """Pending entries with seq > ``after``, oldest first."""
+        rows = await self._run(
+            lambda: self._db.execute(
+                "SELECT * FROM entries WHERE state = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (PENDING, after, limit),
+            ).fetchall()
+        )
+        return [_entry(row) for row in rows]
+
+    async def get(self, seq: int) -> Entry | None:
+        row = await self._run(
+            lambda: self._db.execute("SELECT * FROM entries WHERE seq = ?", (seq,)).fetchone()
+        )
+        return _entry(row) if row else None
+
+    async def record_outcome(self, seq: int, outcome: dict[str, Any]) -> None:
+        """Stores an entry's outcome before its effect, keeping it pending."""
+        await self._run(self._update, seq, PENDING, outcome, False)
+
+    async def finish(self, seq: int, state: str, outcome: dict[str, Any]) -> None:
+        """Marks an entry applied or failed, durably, with its outcome."""
+        await self._run(self._update, seq, state, outcome, True)
+
+    def _update(self, seq: int, state: str, outcome: dict[str, Any], done: bool) -> None:
+        self._db.execute(
+            "UPDATE entries SET state = ?, outcome = ?, apply_time = ? WHERE seq = ?",
+            (state, json.dumps(outcome), time.time() if done else None, seq),
+        )
+
+    async def last_seq(self) -> int:
+        row = await self._run(lambda: self._db.execute("SELECT MAX(seq) FROM entries").fetchone())
+        return int(row[0] or 0)
+
+    async def forget_requests_before(self, cutoff: float) -> int:
+        """Drops request ids older than ``cutoff`` (epoch seconds); returns how many."""
+
+        def purge() -> int:
+            cursor = self._db.execute("DELETE FROM requests WHERE create_time < ?", (cutoff,))
+            return cursor.rowcount
+
+        return await self._run(purge)
+
+    async def close(self) -> None:
+        if self._committer is not None:
+            await asyncio.gather(self._committer, return_exceptions=True)
+        await self._run(self._db.close)
+        self._executor.shutdown(wait=True)
+
+
+def _entry(row: Any) -> Entry:
+    seq, kind, operation, state, outcome, create_time, apply_time = row
+    return Entry(
+        seq=seq,
+        kind=kind,
+        operation=json.loads(operation),
+        state=state,
+        outcome=json.loads(outcome) if outcome else None,
+        create_time=create_time,
+        apply_time=apply_time,
+    )
