@@ -74,6 +74,7 @@ async def build(settings: Settings) -> App:
             batch_entries=settings.indexer_batch_entries,
             max_attempts=settings.indexer_max_attempts,
             apply_delay=settings.indexer_apply_delay_seconds,
+            retention_seconds=settings.request_id_retention_seconds,
         ),
     )
     policy = WritePolicy(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,10 @@ class IndexerSettings:
     max_attempts: int = 4
     #: Fault injection for tests: seconds to sleep before applying each write.
     apply_delay: float = 0.0
+    #: Finished entries and request ids older than this are purged from the journal.
+    retention_seconds: float = 24 * 3600.0
+    #: How often the idle indexer purges.
+    purge_interval_seconds: float = 3600.0
 
 
 class Indexer:
@@ -102,10 +107,17 @@ class Indexer:
             await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
+        last_purge = 0.0
         while True:
             entries = await self._journal.pending(self.done_seq, self._settings.batch_entries)
             if not entries:
                 self._wake.clear()
+                now = time.monotonic()
+                if now - last_purge >= self._settings.purge_interval_seconds:
+                    last_purge = now
+                    cutoff = time.time() - self._settings.retention_seconds
+                    purged = await self._journal.forget_requests_before(cutoff)
+                    logger.debug("purged %d finished journal entries", purged)
                 if self.done_seq >= self.last_seq:
                     await self._wake.wait()
                 continue

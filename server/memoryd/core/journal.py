@@ -196,10 +196,16 @@ class Journal:
         return int(row[0] or 0)
 
     async def forget_requests_before(self, cutoff: float) -> int:
-        """Drops request ids older than ``cutoff`` (epoch seconds); returns how many."""
+        """Drops request ids, and finished entries, journaled before ``cutoff``
+        (epoch seconds); returns how many entries went. Pending entries stay."""
 
         def purge() -> int:
-            cursor = self._db.execute("DELETE FROM requests WHERE create_time < ?", (cutoff,))
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM requests WHERE create_time < ?", (cutoff,))
+            cursor = self._db.execute(
+                "DELETE FROM entries WHERE create_time < ? AND state != ?", (cutoff, PENDING)
+            )
+            self._db.execute("COMMIT")
             return cursor.rowcount
 
         return await self._run(purge)
