@@ -11,7 +11,7 @@ PROTO_SOURCES := $(wildcard proto/memoryd/v1/*.proto)
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e './clients/python[tenxgraph]' -e '.[dev]'
+	$(PY) -m pip install --quiet -e './clients/python[tenxgraph,tenxgraph-api]' -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -33,8 +33,8 @@ proto-check: install
 	scripts/buf-breaking $(VENV)/bin/buf
 
 lint: install
-	$(VENV)/bin/ruff check server tests bench
-	$(VENV)/bin/ruff format --check server tests bench
+	$(VENV)/bin/ruff check server clients/python/src/memoryd_client tests bench examples
+	$(VENV)/bin/ruff format --check server clients/python/src/memoryd_client tests bench examples
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 

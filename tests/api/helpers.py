@@ -45,13 +45,17 @@ def search(
 
 
 def list_all(
-    stub: memory_service_pb2_grpc.MemoryServiceStub, scope: pb.Scope, page_size: int = 1000
+    stub: memory_service_pb2_grpc.MemoryServiceStub,
+    scope: pb.Scope,
+    page_size: int = 1000,
+    timeout: float | None = None,
 ) -> list[pb.Memory]:
     memories: list[pb.Memory] = []
     token = ""
     while True:
         page = stub.ListMemories(
-            svc.ListMemoriesRequest(scope=scope, page_size=page_size, page_token=token)
+            svc.ListMemoriesRequest(scope=scope, page_size=page_size, page_token=token),
+            timeout=timeout,
         )
         memories.extend(page.memories)
         token = page.next_page_token

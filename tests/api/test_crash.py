@@ -72,7 +72,9 @@ def _write_storm(
 def _stored_contents(stub: memory_service_pb2_grpc.MemoryServiceStub) -> Counter[str]:
     contents: Counter[str] = Counter()
     for number in range(CLIENTS):
-        contents.update(m.content for m in list_all(stub, pb.Scope(user_id=f"crash-{number}")))
+        # The first read waits for the replay of what the kill left unindexed.
+        scope = pb.Scope(user_id=f"crash-{number}")
+        contents.update(m.content for m in list_all(stub, scope, timeout=600))
     return contents
 
 

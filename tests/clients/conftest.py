@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from memoryd_client import MemorydClient
 
 from memoryd.testing import ServerProcess
+from memoryd_client import MemorydClient
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # The scripted model the examples use drives the end-to-end tests too.

@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 
 from injectq import InjectQ
-from memoryd_client.tenxgraph import MemorydStore
 from scripted_model import ScriptedAgent
 from tenxgraph.core.graph import StateGraph
+
+from memoryd_client.tenxgraph import MemorydStore
 
 store = MemorydStore(os.environ["MEMORYD_TEST_TARGET"])
 

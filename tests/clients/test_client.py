@@ -9,6 +9,8 @@ from typing import Any
 
 import grpc
 import pytest
+
+from memoryd.testing import ServerProcess
 from memoryd_client import (
     AsyncMemorydClient,
     ClientOptions,
@@ -22,8 +24,6 @@ from memoryd_client import (
     struct_from_dict,
     svc,
 )
-
-from memoryd.testing import ServerProcess
 
 SYNC = svc.WRITE_MODE_SYNC
 
@@ -189,3 +189,17 @@ def test_calls_carry_token_request_id_and_the_callers_trace(
     assert sent["authorization"] == "Bearer s3cret"
     assert len(sent["x-request-id"]) == 32
     assert sent["traceparent"] == f"00-{0x1234:032x}-{0x5678:016x}-01"
+
+
+def test_async_mode_write_is_final_after_wait_for_write(client: MemorydClient, user: str) -> None:
+    request = create("the user's flight leaves at 9", user)
+    request.mode = svc.WRITE_MODE_ASYNC
+    answer = client.create_memory(request)
+    if answer.outcome == svc.WRITE_OUTCOME_ACCEPTED:  # servers that journal before indexing
+        status = client.wait_for_write(answer.write_token)
+        assert status.state == svc.WRITE_STATE_APPLIED
+        answer = status.create_memory
+    assert answer.outcome == svc.WRITE_OUTCOME_CREATED
+    # Reads see the caller's acknowledged writes.
+    scope = pb.Scope(user_id=user)
+    assert client.get_memory(svc.GetMemoryRequest(id=answer.memory.id, scope=scope)).memory.content

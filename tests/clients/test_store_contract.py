@@ -10,12 +10,12 @@ import inspect
 from typing import Any
 
 import pytest
-from memoryd_client import ClientOptions
-from memoryd_client.tenxgraph import MemorydStore, SharedMemoryWriteRefused
 from tenxgraph.core.exceptions import TransientStorageError
 from tenxgraph.storage.store import BaseStore, MemoryConfig, MemoryType
 
 from memoryd.testing import ServerProcess
+from memoryd_client import ClientOptions
+from memoryd_client.tenxgraph import MemorydStore, SharedMemoryWriteRefused
 
 METHODS = ["astore", "asearch", "aget", "aget_all", "aupdate", "adelete", "aforget_memory"]
 

@@ -13,7 +13,6 @@ from importlib.metadata import version
 from typing import Any
 
 from injectq import InjectQ
-from memoryd_client.tenxgraph import MemorydStore
 from scripted_model import Reply, ScriptedAgent, ToolCall, last_tool_result, system_text
 from tenxgraph.core.graph import StateGraph, ToolNode
 from tenxgraph.core.state import AgentState, Message
@@ -22,6 +21,7 @@ from tenxgraph.utils.background_task_manager import BackgroundTaskManager
 from tenxgraph.utils.constants import END
 
 from memoryd.testing import ServerProcess
+from memoryd_client.tenxgraph import MemorydStore
 
 TESTED_VERSION = "0.10.3"
 

@@ -1,0 +1,68 @@
+"""memoryd_client: sync and async Python clients for memoryd (memoryd.v1.MemoryService).
+
+    from memoryd_client import MemorydClient, pb, svc
+
+    with MemorydClient("localhost:50051") as client:
+        client.create_memory(svc.CreateMemoryRequest(
+            memory=pb.Memory(content="I'm in UTC-5", scope=pb.Scope(user_id="u1"))))
+
+Requests and responses are the generated messages, re-exported as ``pb``
+(memoryd.v1.memory_pb2) and ``svc`` (memoryd.v1.memory_service_pb2). The 10xgraph
+store lives in ``memoryd_client.tenxgraph``.
+"""
+
+from __future__ import annotations
+
+from memoryd.v1 import memory_pb2 as pb
+from memoryd.v1 import memory_service_pb2 as svc
+from memoryd_client import filters
+from memoryd_client.aio import AsyncMemorydClient
+from memoryd_client.client import MemorydClient
+from memoryd_client.errors import (
+    DeadlineExceeded,
+    FailedPrecondition,
+    FieldViolation,
+    InternalError,
+    InvalidArgument,
+    MemorydError,
+    MemoryNotFound,
+    Overloaded,
+    PermissionDenied,
+    TransientError,
+    Unauthenticated,
+    Unavailable,
+    Unimplemented,
+    VersionConflict,
+    WriteFailed,
+)
+from memoryd_client.interceptors import tracing_available
+from memoryd_client.messages import dict_from_struct, struct_from_dict, with_request_id
+from memoryd_client.options import ClientOptions
+
+__all__ = [
+    "AsyncMemorydClient",
+    "ClientOptions",
+    "DeadlineExceeded",
+    "FailedPrecondition",
+    "FieldViolation",
+    "InternalError",
+    "InvalidArgument",
+    "MemoryNotFound",
+    "MemorydClient",
+    "MemorydError",
+    "Overloaded",
+    "PermissionDenied",
+    "TransientError",
+    "Unauthenticated",
+    "Unavailable",
+    "Unimplemented",
+    "VersionConflict",
+    "WriteFailed",
+    "dict_from_struct",
+    "filters",
+    "pb",
+    "struct_from_dict",
+    "svc",
+    "tracing_available",
+    "with_request_id",
+]

@@ -1,0 +1,51 @@
+"""Channel construction shared by the sync and async clients."""
+
+from __future__ import annotations
+
+import grpc
+
+from memoryd.v1 import memory_service_pb2 as svc
+from memoryd_client.interceptors import AsyncMetadataInterceptor, MetadataInterceptor
+from memoryd_client.options import SERVICE, ClientOptions
+
+#: GetWriteStatus is called by path, so the client works with stubs generated
+#: before and after the RPC joined the service.
+GET_WRITE_STATUS = f"/{SERVICE}/GetWriteStatus"
+serialize = svc.GetWriteStatusRequest.SerializeToString
+deserialize = svc.GetWriteStatusResponse.FromString
+
+
+def _credentials(options: ClientOptions) -> grpc.ChannelCredentials:
+    return grpc.ssl_channel_credentials(
+        root_certificates=options.root_certificates,
+        private_key=options.private_key,
+        certificate_chain=options.certificate_chain,
+    )
+
+
+def sync_channel(options: ClientOptions) -> tuple[grpc.Channel, grpc.Channel]:
+    """(raw channel to close, intercepted channel to call through)."""
+    if options.tls:
+        raw = grpc.secure_channel(
+            options.target, _credentials(options), options=options.grpc_options()
+        )
+    else:
+        raw = grpc.insecure_channel(options.target, options=options.grpc_options())
+    return raw, grpc.intercept_channel(
+        raw, MetadataInterceptor(options.token), *options.interceptors
+    )
+
+
+def aio_channel(options: ClientOptions) -> grpc.aio.Channel:
+    """A channel bound to the running event loop; never use it from another loop."""
+    interceptors = [AsyncMetadataInterceptor(options.token), *options.interceptors]
+    if options.tls:
+        return grpc.aio.secure_channel(
+            options.target,
+            _credentials(options),
+            options=options.grpc_options(),
+            interceptors=interceptors,
+        )
+    return grpc.aio.insecure_channel(
+        options.target, options=options.grpc_options(), interceptors=interceptors
+    )

@@ -1,0 +1,200 @@
+"""The synchronous client: one thread-safe channel, usable from any thread or event loop."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, Self, TypeVar
+
+import grpc
+
+from memoryd.v1 import memory_pb2 as pb
+from memoryd.v1 import memory_service_pb2 as svc
+from memoryd.v1 import memory_service_pb2_grpc
+from memoryd_client import _channels
+from memoryd_client.errors import Unavailable, WriteFailed, error_from_rpc, error_from_status
+from memoryd_client.messages import with_request_id
+from memoryd_client.options import ClientOptions, resolve_options
+
+_Response = TypeVar("_Response")
+
+#: Poll interval bounds for wait_for_write, in seconds.
+_POLL_START, _POLL_MAX = 0.005, 0.2
+
+
+class MemorydClient:
+    """Blocking client for memoryd.v1.MemoryService.
+
+    Each method takes the generated request message and returns the generated
+    response. Every call has a deadline (``timeout`` or the options' read/write
+    timeout), is retried on UNAVAILABLE by gRPC's retry policy, and raises a
+    ``memoryd_client.errors.MemorydError`` subclass on failure. Writes without a
+    request_id get one, so retries are idempotent.
+
+    The channel opens on first use; ``close()`` releases it, and a later call
+    opens a new one. A sync channel has no event loop, so this client is also
+    the safe choice for code that runs each call in a fresh loop.
+    """
+
+    def __init__(
+        self, target: str | None = None, *, options: ClientOptions | None = None, **fields: Any
+    ) -> None:
+        """``MemorydClient("host:port", token=..., tls=...)``, or ``options=ClientOptions(...)``.
+
+        Keyword arguments are ClientOptions fields; raises ValueError for bad ones.
+        """
+        self.options = resolve_options(target, options, fields)
+        self._lock = threading.Lock()
+        self._raw: grpc.Channel | None = None
+        self._stub: memory_service_pb2_grpc.MemoryServiceStub | None = None
+        self._write_status: Callable[..., svc.GetWriteStatusResponse] | None = None
+
+    def _connect(self) -> memory_service_pb2_grpc.MemoryServiceStub:
+        with self._lock:
+            if self._stub is None:
+                self._raw, channel = _channels.sync_channel(self.options)
+                self._stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+                self._write_status = channel.unary_unary(
+                    _channels.GET_WRITE_STATUS,
+                    request_serializer=_channels.serialize,
+                    response_deserializer=_channels.deserialize,
+                )
+            return self._stub
+
+    def _call(self, method: Callable[..., _Response], request: Any, timeout: float) -> _Response:
+        try:
+            return method(request, timeout=timeout)
+        except grpc.RpcError as error:
+            raise error_from_rpc(error) from None
+
+    def _read(self, timeout: float | None) -> float:
+        return self.options.read_timeout if timeout is None else timeout
+
+    def _write(self, timeout: float | None) -> float:
+        return self.options.write_timeout if timeout is None else timeout
+
+    def create_memory(
+        self, request: svc.CreateMemoryRequest, *, timeout: float | None = None
+    ) -> svc.CreateMemoryResponse:
+        stub = self._connect()
+        return self._call(stub.CreateMemory, with_request_id(request), self._write(timeout))
+
+    def batch_create_memories(
+        self, request: svc.BatchCreateMemoriesRequest, *, timeout: float | None = None
+    ) -> svc.BatchCreateMemoriesResponse:
+        stub = self._connect()
+        return self._call(stub.BatchCreateMemories, with_request_id(request), self._write(timeout))
+
+    def get_memory(
+        self, request: svc.GetMemoryRequest, *, timeout: float | None = None
+    ) -> svc.GetMemoryResponse:
+        return self._call(self._connect().GetMemory, request, self._read(timeout))
+
+    def list_memories(
+        self, request: svc.ListMemoriesRequest, *, timeout: float | None = None
+    ) -> svc.ListMemoriesResponse:
+        return self._call(self._connect().ListMemories, request, self._read(timeout))
+
+    def iter_memories(
+        self, request: svc.ListMemoriesRequest, *, timeout: float | None = None
+    ) -> Iterator[pb.Memory]:
+        """Every memory the list request selects, newest first, page by page.
+
+        ``timeout`` applies to each page's call.
+        """
+        page = svc.ListMemoriesRequest()
+        page.CopyFrom(request)
+        while True:
+            response = self.list_memories(page, timeout=timeout)
+            yield from response.memories
+            if not response.next_page_token:
+                return
+            page.page_token = response.next_page_token
+
+    def update_memory(
+        self, request: svc.UpdateMemoryRequest, *, timeout: float | None = None
+    ) -> svc.UpdateMemoryResponse:
+        stub = self._connect()
+        return self._call(stub.UpdateMemory, with_request_id(request), self._write(timeout))
+
+    def delete_memory(
+        self, request: svc.DeleteMemoryRequest, *, timeout: float | None = None
+    ) -> svc.DeleteMemoryResponse:
+        stub = self._connect()
+        return self._call(stub.DeleteMemory, with_request_id(request), self._write(timeout))
+
+    def search_memories(
+        self, request: svc.SearchMemoriesRequest, *, timeout: float | None = None
+    ) -> svc.SearchMemoriesResponse:
+        return self._call(self._connect().SearchMemories, request, self._read(timeout))
+
+    def forget_memories(
+        self, request: svc.ForgetMemoriesRequest, *, timeout: float | None = None
+    ) -> svc.ForgetMemoriesResponse:
+        stub = self._connect()
+        return self._call(stub.ForgetMemories, with_request_id(request), self._write(timeout))
+
+    def get_write_status(
+        self, write_token: str, *, timeout: float | None = None
+    ) -> svc.GetWriteStatusResponse:
+        """Where an ASYNC write stands. Raises Unimplemented on servers without it."""
+        self._connect()
+        assert self._write_status is not None
+        request = svc.GetWriteStatusRequest(write_token=write_token)
+        return self._call(self._write_status, request, self._read(timeout))
+
+    def wait_for_write(
+        self, write_token: str, *, timeout: float | None = None
+    ) -> svc.GetWriteStatusResponse:
+        """Polls GetWriteStatus until the write is applied, and returns its status.
+
+        Raises WriteFailed if the write was rejected when applied, and
+        DeadlineExceeded if it is still pending after ``timeout`` seconds
+        (default: the write timeout).
+        """
+        deadline = time.monotonic() + self._write(timeout)
+        pause = _POLL_START
+        while True:
+            remaining = deadline - time.monotonic()
+            status = self.get_write_status(write_token, timeout=max(remaining, 0.001))
+            if status.state == svc.WRITE_STATE_APPLIED:
+                return status
+            if status.state == svc.WRITE_STATE_FAILED:
+                raise WriteFailed(write_token, error_from_status(status.error))
+            if time.monotonic() + pause >= deadline:
+                raise error_from_status(_pending(write_token))
+            time.sleep(pause)
+            pause = min(pause * 2, _POLL_MAX)
+
+    def wait_ready(self, timeout: float | None = None) -> None:
+        """Connects now; raises Unavailable if the server is not reachable in time."""
+        self._connect()
+        assert self._raw is not None
+        try:
+            grpc.channel_ready_future(self._raw).result(timeout=self._read(timeout))
+        except grpc.FutureTimeoutError:
+            raise Unavailable(
+                "UNAVAILABLE", f"no connection to {self.options.target} in time"
+            ) from None
+
+    def close(self) -> None:
+        """Closes the channel. Idempotent; a later call opens a new channel."""
+        with self._lock:
+            raw, self._raw, self._stub, self._write_status = self._raw, None, None, None
+        if raw is not None:
+            raw.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _pending(write_token: str) -> Any:
+    from google.rpc import code_pb2, status_pb2
+
+    return status_pb2.Status(
+        code=code_pb2.DEADLINE_EXCEEDED, message=f"write {write_token} is still pending"
+    )
