@@ -97,6 +97,21 @@ class Settings(BaseSettings):
         10.0, ge=0, description="MEMORYD_SHUTDOWN_GRACE_SECONDS: time to finish RPCs on SIGTERM."
     )
     log_level: str = Field("INFO", description="MEMORYD_LOG_LEVEL.")
+    telemetry: Literal["auto", "on", "off"] = Field(
+        "auto",
+        description="MEMORYD_TELEMETRY: OpenTelemetry traces and metrics over OTLP; 'auto' turns "
+        "them on when OTEL_EXPORTER_OTLP_ENDPOINT is set. Exporters follow the OTEL_* variables.",
+    )
+    telemetry_record_content: bool = Field(
+        False,
+        description="MEMORYD_TELEMETRY_RECORD_CONTENT: put memory content and query text in span "
+        "attributes, for debugging only (they are personal data).",
+    )
+    default_retrieval_mode: Literal["dense", "hybrid"] = Field(
+        "dense",
+        description="MEMORYD_DEFAULT_RETRIEVAL_MODE: how searches that name no retrieval_mode "
+        "rank; dense won bench/recall.py's paraphrase set (hybrid: dense + BM25, fused by RRF).",
+    )
 
     @classmethod
     def settings_customise_sources(

@@ -14,17 +14,24 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from memoryd.api import observability
 from memoryd.api.servicer import MemoryServicer
 from memoryd.config import Settings
 from memoryd.core.applier import Applier
 from memoryd.core.indexer import Indexer, IndexerSettings
 from memoryd.core.journal import Journal
 from memoryd.core.memories import Memories, WritePolicy, utc_now
+from memoryd.core.model import RetrievalMode
+from memoryd.core.preload import Preloader
 from memoryd.core.validation import Limits
 from memoryd.embed.base import Embedder
 from memoryd.embed.batching import MicroBatchingEmbedder
 from memoryd.embed.cache import CachedEmbedder
+from memoryd.embed.tokens import WordPieceTokenCounter
+from memoryd.embed.traced import TracedEmbedder
 from memoryd.store.base import IndexSpec, VectorIndex
+from memoryd.store.traced import TracedIndex
+from memoryd.telemetry import Telemetry, setup
 from memoryd.v1 import memory_service_pb2, memory_service_pb2_grpc
 
 logger = logging.getLogger(__name__)
@@ -39,6 +46,8 @@ class App:
     index: VectorIndex
     journal: Journal
     memories: Memories
+    preloader: Preloader
+    telemetry: Telemetry
 
     async def close(self, drain_seconds: float = 0.0) -> None:
         """Stops the indexer (after draining at most ``drain_seconds``), then
@@ -51,21 +60,31 @@ class App:
         await self.embedder.close()
 
 
-async def build(settings: Settings) -> App:
-    embedder = _embedder(settings)
+async def build(settings: Settings, telemetry: Telemetry | None = None) -> App:
+    """The object graph for ``settings``; ``telemetry`` defaults to none (no-op)."""
+    telemetry = telemetry or Telemetry(record_content=settings.telemetry_record_content)
+    embedder = _embedder(settings, telemetry)
     spec = IndexSpec(embedder_id=embedder.model_id, dimension=embedder.dimension)
     try:
-        index = await _index(settings, spec)
+        engine = await _index(settings, spec)
     except BaseException:
         await embedder.close()
         raise
+    collection = settings.qdrant_collection if settings.backend == "qdrant" else "edge"
+    index = TracedIndex(engine, telemetry, collection) if telemetry.enabled else engine
     journal = Journal.open(settings.data_dir / "journal.sqlite3")
     limits = Limits(
         max_content_bytes=settings.max_content_bytes,
         max_metadata_bytes=settings.max_metadata_bytes,
         max_batch_size=settings.max_batch_size,
     )
-    applier = Applier(index, limits=limits, dedup_threshold=settings.dedup_threshold, clock=utc_now)
+    applier = Applier(
+        index,
+        limits=limits,
+        dedup_threshold=settings.dedup_threshold,
+        clock=utc_now,
+        telemetry=telemetry,
+    )
     indexer = Indexer(
         journal,
         applier,
@@ -76,18 +95,31 @@ async def build(settings: Settings) -> App:
             apply_delay=settings.indexer_apply_delay_seconds,
             retention_seconds=settings.request_id_retention_seconds,
         ),
+        telemetry,
     )
+    telemetry.observe_backlog(lambda: indexer.backlog)
     policy = WritePolicy(
         max_backlog=settings.max_write_backlog,
         read_wait_max_seconds=settings.read_wait_max_seconds,
         request_retention_seconds=settings.request_id_retention_seconds,
     )
-    memories = Memories(index, embedder, journal, indexer, applier, limits=limits, policy=policy)
+    memories = Memories(
+        index,
+        embedder,
+        journal,
+        indexer,
+        applier,
+        limits=limits,
+        policy=policy,
+        default_mode=RetrievalMode(settings.default_retrieval_mode),
+        telemetry=telemetry,
+    )
     await memories.start()
-    return App(embedder, index, journal, memories)
+    preloader = Preloader(memories, WordPieceTokenCounter(), telemetry=telemetry)
+    return App(embedder, index, journal, memories, preloader, telemetry)
 
 
-def _embedder(settings: Settings) -> Embedder:
+def _embedder(settings: Settings, telemetry: Telemetry) -> Embedder:
     provider: Embedder
     if settings.embedder == "gemini":
         from google.genai import types
@@ -106,10 +138,11 @@ def _embedder(settings: Settings) -> Embedder:
         from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
 
         provider = OnnxMiniLMEmbedder()
-    batched = MicroBatchingEmbedder(provider, max_batch=settings.embed_batch_size)
-    if settings.embed_cache_size == 0:
-        return batched
-    return CachedEmbedder(batched, capacity=settings.embed_cache_size)
+    embedder: Embedder = MicroBatchingEmbedder(provider, max_batch=settings.embed_batch_size)
+    cache = None
+    if settings.embed_cache_size:
+        embedder = cache = CachedEmbedder(embedder, capacity=settings.embed_cache_size)
+    return TracedEmbedder(embedder, telemetry, cache) if telemetry.enabled else embedder
 
 
 async def _index(settings: Settings, spec: IndexSpec) -> VectorIndex:
@@ -139,9 +172,11 @@ async def create_server(settings: Settings, app: App) -> tuple[grpc.aio.Server, 
         ("grpc.max_receive_message_length", settings.max_message_bytes),
         ("grpc.max_send_message_length", settings.max_message_bytes),
     ]
-    server = grpc.aio.server(options=options)
+    server = grpc.aio.server(
+        options=options, interceptors=observability.interceptors(app.telemetry)
+    )
     memory_service_pb2_grpc.add_MemoryServiceServicer_to_server(
-        MemoryServicer(app.memories), server
+        MemoryServicer(app.memories, app.preloader), server
     )
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -163,7 +198,8 @@ async def create_server(settings: Settings, app: App) -> tuple[grpc.aio.Server, 
 
 async def serve(settings: Settings) -> None:
     """Runs until SIGTERM or SIGINT, then lets RPCs in flight finish and closes."""
-    app = await build(settings)
+    telemetry = setup(settings.telemetry, settings.telemetry_record_content)
+    app = await build(settings, telemetry)
     server, port = await create_server(settings, app)
     await server.start()
     logger.info("memoryd listening on %s:%d (data dir %s)", settings.host, port, settings.data_dir)
@@ -179,4 +215,5 @@ async def serve(settings: Settings) -> None:
     app.memories.refuse_writes()
     await server.stop(settings.shutdown_grace_seconds)
     await app.close(settings.shutdown_drain_seconds)
+    telemetry.shutdown()
     logger.info("memoryd stopped")

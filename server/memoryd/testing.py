@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -11,6 +12,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -94,3 +96,50 @@ class ServerProcess:
         if self.process.stdout is not None:
             self.process.stdout.close()
         return code
+
+
+class InProcessServer:
+    """A memoryd server on its own event loop thread, in this process.
+
+    For tests that need to look inside (an in-memory span exporter, a fault
+    injected into one component); everything else uses ServerProcess.
+    """
+
+    def __init__(self, settings: Any, telemetry: Any = None) -> None:
+        self.settings = settings
+        self.telemetry = telemetry
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.app: Any = None
+        self._server: Any = None
+        self.port = 0
+
+    def start(self) -> InProcessServer:
+        from memoryd.server import build, create_server
+
+        self._thread.start()
+
+        async def boot() -> None:
+            self.app = await build(self.settings, self.telemetry)
+            self._server, self.port = await create_server(self.settings, self.app)
+            await self._server.start()
+
+        asyncio.run_coroutine_threadsafe(boot(), self.loop).result(START_TIMEOUT)
+        return self
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def channel(self) -> grpc.Channel:
+        return grpc.insecure_channel(self.address)
+
+    def stop(self) -> None:
+        async def shutdown() -> None:
+            await self._server.stop(1)
+            await self.app.close()
+
+        asyncio.run_coroutine_threadsafe(shutdown(), self.loop).result(START_TIMEOUT)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(START_TIMEOUT)
+        self.loop.close()

@@ -45,6 +45,7 @@ def test_reflection_lists_and_describes_every_rpc(channel):
         "SearchMemories",
         "ForgetMemories",
         "GetWriteStatus",
+        "Preload",
     }
     assert pool.FindMessageTypeByName("memoryd.v1.Memory").fields_by_name["scope"]
 

@@ -587,7 +587,7 @@ def test_remote_index_records_its_spec_as_collection_metadata_not_as_a_point(
         index = await standin.open(SPEC)
         info = await standin.client.get_collection(standin.collection)
         assert info.config.metadata == {
-            "memoryd": {"embedder_id": SPEC.embedder_id, "dimension": 4, "schema": 1}
+            "memoryd": {"embedder_id": SPEC.embedder_id, "dimension": 4, "schema": 2}
         }
         assert (await standin.client.count(standin.collection, exact=True)).count == 0
         await index.close()

@@ -24,6 +24,7 @@ from memoryd.core.model import (
     MemoryType,
     MetadataMode,
     NewMemory,
+    RetrievalMode,
     Scope,
     ScoredMemory,
     SearchQuery,
@@ -61,6 +62,11 @@ _MODE_FROM_PROTO = {
     svc.WRITE_MODE_UNSPECIFIED: WriteMode.ASYNC,
     svc.WRITE_MODE_ASYNC: WriteMode.ASYNC,
     svc.WRITE_MODE_SYNC: WriteMode.SYNC,
+}
+_RETRIEVAL_MODE_FROM_PROTO: dict[int, RetrievalMode | None] = {
+    svc.RETRIEVAL_MODE_UNSPECIFIED: None,
+    svc.RETRIEVAL_MODE_DENSE: RetrievalMode.DENSE,
+    svc.RETRIEVAL_MODE_HYBRID: RetrievalMode.HYBRID,
 }
 _STATE_TO_PROTO = {
     WriteState.PENDING: svc.WRITE_STATE_PENDING,
@@ -307,7 +313,16 @@ def search_query_from_proto(request: svc.SearchMemoriesRequest) -> SearchQuery:
         ),
         limit=request.limit or DEFAULT_SEARCH_LIMIT,
         score_threshold=request.score_threshold if request.HasField("score_threshold") else None,
+        mode=retrieval_mode_from_proto(request.retrieval_mode),
+        diversity=request.diversity if request.HasField("diversity") else None,
     )
+
+
+def retrieval_mode_from_proto(value: int) -> RetrievalMode | None:
+    """None for RETRIEVAL_MODE_UNSPECIFIED: the server's default."""
+    if value not in _RETRIEVAL_MODE_FROM_PROTO:
+        raise InvalidArgument("retrieval_mode", f"{value} is not a RetrievalMode")
+    return _RETRIEVAL_MODE_FROM_PROTO[value]
 
 
 def list_query_from_proto(request: svc.ListMemoriesRequest) -> ListQuery:

@@ -11,14 +11,15 @@ from __future__ import annotations
 import functools
 import logging
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
-from typing import Any
+from typing import Any, NoReturn
 
 import grpc
 from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
+from opentelemetry import trace
 
 from memoryd.core.errors import (
     IncompatibleIndex,
@@ -26,6 +27,7 @@ from memoryd.core.errors import (
     MemorydError,
     MemoryNotFound,
     Overloaded,
+    ScopeTimedOut,
     ShuttingDown,
     UnknownWrite,
     VersionConflict,
@@ -51,7 +53,13 @@ _STATUS_OF: dict[type[Exception], tuple[grpc.StatusCode, str]] = {
     WriteNotApplied: (grpc.StatusCode.DEADLINE_EXCEEDED, "WRITE_NOT_YET_APPLIED"),
     WriteFailed: (grpc.StatusCode.UNAVAILABLE, "WRITE_FAILED"),
     UnknownWrite: (grpc.StatusCode.NOT_FOUND, "UNKNOWN_WRITE_TOKEN"),
+    ScopeTimedOut: (grpc.StatusCode.DEADLINE_EXCEEDED, "PRELOAD_SCOPE_TIMED_OUT"),
 }
+
+
+def is_mapped(error: Exception) -> bool:
+    """Whether ``error`` is a domain error with a status of its own."""
+    return any(isinstance(error, error_class) for error_class in _STATUS_OF)
 
 
 def status_for(error: Exception) -> status_pb2.Status:
@@ -104,6 +112,28 @@ type _Handler[Request, Response] = Callable[
 ]
 
 
+async def abort_with(
+    error: Exception, context: grpc.aio.ServicerContext[Any, Any], rpc: str
+) -> NoReturn:
+    """Ends the RPC with the status of ``error``.
+
+    A domain error gets its mapped status. Anything else is a bug: INTERNAL
+    with an incident id, the traceback logged and recorded on the server span,
+    never sent. Aborting through ``context.abort`` (not abort_with_status) lets
+    the tracing interceptor mark the span: ERROR for server-side codes, UNSET
+    for the client's errors, as the semantic conventions ask.
+    """
+    if isinstance(error, MemorydError | EmbeddingError):
+        status = status_for(error)
+    else:
+        incident = uuid.uuid4().hex[:12]
+        logger.exception("unexpected error in %s (incident %s)", rpc, incident)
+        trace.get_current_span().record_exception(error)
+        status = internal_status(incident)
+    wire = rpc_status.to_status(status)
+    await context.abort(wire.code, wire.details, wire.trailing_metadata)
+
+
 def rpc_errors[Request, Response](
     handler: _Handler[Request, Response],
 ) -> _Handler[Request, Response]:
@@ -117,11 +147,33 @@ def rpc_errors[Request, Response](
             return await handler(self, request, context)
         except grpc.aio.AbortError:
             raise
-        except (MemorydError, EmbeddingError) as error:
-            await context.abort_with_status(rpc_status.to_status(status_for(error)))
-        except Exception:
-            incident = uuid.uuid4().hex[:12]
-            logger.exception("unexpected error in %s (incident %s)", handler.__name__, incident)
-            await context.abort_with_status(rpc_status.to_status(internal_status(incident)))
+        except Exception as error:
+            await abort_with(error, context, handler.__name__)
+
+    return wrapper
+
+
+type _StreamHandler[Request, Event] = Callable[
+    [Any, Request, grpc.aio.ServicerContext[Any, Any]], AsyncIterator[Event]
+]
+
+
+def rpc_stream_errors[Request, Event](
+    handler: _StreamHandler[Request, Event],
+) -> _StreamHandler[Request, Event]:
+    """rpc_errors for a server-streaming handler (an async generator): events
+    pass through, and an error ends the stream with its mapped status."""
+
+    @functools.wraps(handler)
+    async def wrapper(
+        self: Any, request: Request, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[Event]:
+        try:
+            async for event in handler(self, request, context):
+                yield event
+        except grpc.aio.AbortError:
+            raise
+        except Exception as error:
+            await abort_with(error, context, handler.__name__)
 
     return wrapper

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
 
-from memoryd.api import convert
-from memoryd.api.errors import rpc_errors, status_for
+from memoryd.api import convert, preload_convert
+from memoryd.api.errors import rpc_errors, rpc_stream_errors, status_for
 from memoryd.core.memories import Memories
+from memoryd.core.preload import Preloader
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
@@ -25,8 +27,9 @@ def _wait_budget(context: Context) -> float | None:
 
 
 class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
-    def __init__(self, memories: Memories) -> None:
+    def __init__(self, memories: Memories, preloader: Preloader) -> None:
         self._memories = memories
+        self._preloader = preloader
 
     @rpc_errors
     async def CreateMemory(
@@ -111,6 +114,16 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             _wait_budget(context),
         )
         return convert.search_results_to_proto(hits)
+
+    @rpc_stream_errors
+    async def Preload(
+        self, request: svc.PreloadRequest, context: Context
+    ) -> AsyncIterator[svc.PreloadResponse]:
+        events = self._preloader.preload(
+            preload_convert.preload_request_from_proto(request), context.time_remaining
+        )
+        async for event in events:
+            yield preload_convert.preload_event_to_proto(event)
 
     @rpc_errors
     async def ForgetMemories(

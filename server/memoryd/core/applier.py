@@ -32,6 +32,7 @@ from memoryd.core.operations import Delete
 from memoryd.core.validation import Limits
 from memoryd.embed.base import Vector
 from memoryd.store.base import Point, Record, Search, VectorIndex
+from memoryd.telemetry import Telemetry
 
 Stamp = tuple[int, int]
 
@@ -46,39 +47,36 @@ class Applier:
         limits: Limits,
         dedup_threshold: float,
         clock: Callable[[], datetime],
+        telemetry: Telemetry | None = None,
     ) -> None:
         self._index = index
         self._limits = limits
         self._dedup_threshold = dedup_threshold
         self._clock = clock
+        self._telemetry = telemetry or Telemetry()
 
     async def create(
         self, items: Sequence[NewMemory], vectors: Sequence[Vector], seq: int
     ) -> tuple[CreateResult, ...]:
         """Creates, updates by key or id, or skips each item, in order."""
-        return tuple(
-            [
-                await self._create_one(item, vector, (seq, i))
-                for i, (item, vector) in enumerate(zip(items, vectors, strict=True))
-            ]
-        )
+        results = []
+        for i, (item, vector) in enumerate(zip(items, vectors, strict=True)):
+            result = await self._create_one(item, vector, (seq, i))
+            if result.outcome in (WriteOutcome.CREATED, WriteOutcome.UPDATED_EXISTING):
+                self._telemetry.memories_stored.add(1, {"memoryd.outcome": result.outcome.value})
+            results.append(result)
+        return tuple(results)
 
     async def _create_one(self, new: NewMemory, vector: Vector, stamp: Stamp) -> CreateResult:
-        found = await self._existing_for(new)
-        if found is not None:
-            existing, record = found
-            if _stamp_of(record) >= stamp:  # replayed: this write is already in
-                outcome = (
-                    WriteOutcome.CREATED
-                    if _stamp_of(record) == stamp and existing.version == 1
-                    else WriteOutcome.UPDATED_EXISTING
-                )
-                return CreateResult(existing, outcome)
-            return await self._overwrite(existing, new, vector, stamp)
-        if not new.memory_key:
-            duplicate = await self._near_duplicate(new, vector)
-            if duplicate is not None:
-                return duplicate
+        with self._telemetry.tracer.start_as_current_span(
+            "memoryd.dedup.check", attributes={"memoryd.dedup.keyed": bool(new.memory_key)}
+        ) as span:
+            result = await self._dedup(new, vector, stamp)
+            span.set_attribute(
+                "memoryd.outcome", "none" if result is None else result.outcome.value
+            )
+        if result is not None:
+            return result
         now = self._clock()
         memory = Memory(
             id=new.memory_id or new.generated_id,
@@ -94,6 +92,24 @@ class Applier:
         )
         await self._put(memory, vector, stamp)
         return CreateResult(memory, WriteOutcome.CREATED)
+
+    async def _dedup(self, new: NewMemory, vector: Vector, stamp: Stamp) -> CreateResult | None:
+        """The result of a create the dedup rules settle: an update of the
+        memory with its key or id, a skipped near-duplicate, or a replay."""
+        found = await self._existing_for(new)
+        if found is not None:
+            existing, record = found
+            if _stamp_of(record) >= stamp:  # replayed: this write is already in
+                outcome = (
+                    WriteOutcome.CREATED
+                    if _stamp_of(record) == stamp and existing.version == 1
+                    else WriteOutcome.UPDATED_EXISTING
+                )
+                return CreateResult(existing, outcome)
+            return await self._overwrite(existing, new, vector, stamp)
+        if not new.memory_key:
+            return await self._near_duplicate(new, vector)
+        return None
 
     async def _existing_for(self, new: NewMemory) -> tuple[Memory, Record] | None:
         """The memory a create updates: the one with its key, else the one with its id."""
@@ -211,7 +227,7 @@ class Applier:
     async def _put(self, memory: Memory, vector: Vector | Sequence[float], stamp: Stamp) -> None:
         point_id = scoping.point_id(memory.scope, memory.id)
         document = to_document(memory) | {"write_seq": stamp[0], "write_item": stamp[1]}
-        await self._index.upsert([Point(point_id, vector, document)])
+        await self._index.upsert([Point(point_id, vector, document, text=memory.content)])
 
 
 def selection_filter(selection: Selection, scope_filter: Filter) -> Filter:

@@ -10,6 +10,7 @@ MemorydError
   WriteNotApplied(token)             a read's deadline came before a write it waits for
   WriteFailed(reason)                a journaled write could not be applied, after retries
   UnknownWrite(token)                a write token this server never issued or no longer keeps
+  ScopeTimedOut(scope)               a Preload scope was not searched before the deadline came near
 
 Each class carries data, never transport codes: api/errors.py maps them.
 """
@@ -103,3 +104,16 @@ class UnknownWrite(MemorydError):
     def __init__(self, token: str) -> None:
         super().__init__(f"write token {token!r} is unknown to this server")
         self.token = token
+
+
+class ScopeTimedOut(MemorydError):
+    """The caller's deadline came too near before a Preload scope was searched.
+
+    Reported inside that scope's event, never as the status of the stream.
+    """
+
+    def __init__(self, scope: str) -> None:
+        super().__init__(
+            f"the {scope} scope was not searched before the deadline; retry with a longer deadline"
+        )
+        self.scope = scope

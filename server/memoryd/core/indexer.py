@@ -14,9 +14,12 @@ import asyncio
 import logging
 import time
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
+from opentelemetry import trace
+from opentelemetry.context import Context
 from tenacity import (
     AsyncRetrying,
     retry_if_not_exception_type,
@@ -29,7 +32,9 @@ from memoryd.core.applier import Applier
 from memoryd.core.errors import MemorydError, WriteFailed
 from memoryd.core.journal import APPLIED, FAILED, Entry, Journal
 from memoryd.core.model import MemoryChange
+from memoryd.core.tracing import links_to
 from memoryd.embed.base import Embedder, Vector
+from memoryd.telemetry import Telemetry
 
 logger = logging.getLogger(__name__)
 
@@ -57,11 +62,13 @@ class Indexer:
         applier: Applier,
         embedder: Embedder,
         settings: IndexerSettings | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         self._journal = journal
         self._applier = applier
         self._embedder = embedder
         self._settings = settings or IndexerSettings()
+        self._tracer = (telemetry or Telemetry()).tracer
         self.done_seq = 0
         self.last_seq = 0
         self._progress = asyncio.Condition()
@@ -125,11 +132,23 @@ class Indexer:
             for entry in entries:
                 if self._settings.apply_delay:
                     await asyncio.sleep(self._settings.apply_delay)
-                state, outcome = await self._apply(entry, vectors)
-                await self._journal.finish(entry.seq, state, outcome)
+                with self._apply_span(entry) as span:
+                    state, outcome = await self._apply(entry, vectors)
+                    await self._journal.finish(entry.seq, state, outcome)
+                    span.set_attribute("memoryd.write.state", state)
                 async with self._progress:
                     self.done_seq = entry.seq
                     self._progress.notify_all()
+
+    def _apply_span(self, entry: Entry) -> AbstractContextManager[trace.Span]:
+        """A root span per applied write, linked to the request that journaled it."""
+        return self._tracer.start_as_current_span(
+            "memoryd.index.apply",
+            context=Context(),
+            kind=trace.SpanKind.CONSUMER,
+            links=links_to(entry.trace_context),
+            attributes={"memoryd.write.kind": entry.kind, "memoryd.write.seq": entry.seq},
+        )
 
     async def _prefetch_vectors(self, entries: list[Entry]) -> dict[str, Vector]:
         texts = list(dict.fromkeys(t for e in entries for t in _texts(e)))

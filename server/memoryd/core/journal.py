@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS entries (
   state TEXT NOT NULL,
   outcome TEXT,
   create_time REAL NOT NULL,
-  apply_time REAL
+  apply_time REAL,
+  trace_context TEXT
 );
 CREATE INDEX IF NOT EXISTS entries_pending ON entries (state, seq);
 CREATE TABLE IF NOT EXISTS requests (
@@ -58,6 +59,8 @@ class Entry:
     outcome: dict[str, Any] | None
     create_time: float
     apply_time: float | None
+    #: W3C trace context of the request that journaled it, for span links.
+    trace_context: dict[str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,7 @@ class Append:
     operation: dict[str, Any]
     request_id: str = ""
     fingerprint: str = ""
+    trace_context: dict[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +100,9 @@ class Journal:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         db.executescript(_SCHEMA)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
+        if "trace_context" not in columns:  # journals written before tracing
+            db.execute("ALTER TABLE entries ADD COLUMN trace_context TEXT")
         row = db.execute("SELECT value FROM meta WHERE key = 'journal_id'").fetchone()
         if row is None:
             journal_id = uuid.uuid4().hex[:12]
@@ -145,8 +152,15 @@ class Journal:
                         results.append(Appended(row[0], True, row[1]))
                         continue
                 cursor = self._db.execute(
-                    "INSERT INTO entries (kind, operation, state, create_time) VALUES (?, ?, ?, ?)",
-                    (write.kind, json.dumps(write.operation), PENDING, now),
+                    "INSERT INTO entries (kind, operation, state, create_time, trace_context) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (
+                        write.kind,
+                        json.dumps(write.operation),
+                        PENDING,
+                        now,
+                        json.dumps(write.trace_context) if write.trace_context else None,
+                    ),
                 )
                 seq = int(cursor.lastrowid or 0)
                 if write.request_id:
@@ -218,7 +232,7 @@ class Journal:
 
 
 def _entry(row: Any) -> Entry:
-    seq, kind, operation, state, outcome, create_time, apply_time = row
+    seq, kind, operation, state, outcome, create_time, apply_time, trace_context = row
     return Entry(
         seq=seq,
         kind=kind,
@@ -227,4 +241,5 @@ def _entry(row: Any) -> Entry:
         outcome=json.loads(outcome) if outcome else None,
         create_time=create_time,
         apply_time=apply_time,
+        trace_context=json.loads(trace_context) if trace_context else {},
     )

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+
+from opentelemetry import trace
 
 from memoryd.core import operations, paging, scoping, validation
 from memoryd.core.applier import Applier, selection_filter
@@ -22,6 +21,7 @@ from memoryd.core.errors import (
     UnknownWrite,
     WriteNotApplied,
 )
+from memoryd.core.freshness import WriteTracker
 from memoryd.core.indexer import Indexer
 from memoryd.core.journal import APPLIED, FAILED, Append, Journal
 from memoryd.core.model import (
@@ -31,6 +31,7 @@ from memoryd.core.model import (
     MemoryChange,
     MemoryPage,
     NewMemory,
+    RetrievalMode,
     Scope,
     ScoredMemory,
     SearchQuery,
@@ -40,9 +41,12 @@ from memoryd.core.model import (
     WriteState,
     WriteStatus,
 )
+from memoryd.core.retrieval import Retrieval
+from memoryd.core.tracing import current_trace_context
 from memoryd.core.validation import Limits
 from memoryd.embed.base import Embedder
-from memoryd.store.base import ScrollCursor, Search, VectorIndex
+from memoryd.store.base import ScrollCursor, VectorIndex
+from memoryd.telemetry import Telemetry
 
 Clock = Callable[[], datetime]
 
@@ -87,7 +91,9 @@ class Memories:
         *,
         limits: Limits | None = None,
         policy: WritePolicy | None = None,
+        default_mode: RetrievalMode = RetrievalMode.DENSE,
         clock: Clock = utc_now,
+        telemetry: Telemetry | None = None,
     ) -> None:
         self._index = index
         self._embedder = embedder
@@ -97,15 +103,18 @@ class Memories:
         self._limits = limits or Limits()
         self._policy = policy or WritePolicy()
         self._clock = clock
-        self._last_write: dict[str, int] = {}
+        self._telemetry = telemetry or Telemetry()
+        self._writes = WriteTracker()
         self._is_closing = False
+        self._retrieval = Retrieval(index, embedder, self._limits, default_mode)
 
     async def start(self) -> None:
         """Starts the indexer, replaying writes a previous run left pending."""
         for entry in await self._indexer.start():
             operation = operations.operation_from_json(entry.kind, entry.operation)
-            for scope in _scopes_of(operation):
-                self._note_write(scope, entry.seq)
+            for scope in operations.scopes_of(operation):
+                self._writes.note(scope, entry.seq, self._indexer.done_seq)
+        self._writes.start(self._indexer.last_seq)
         cutoff = time.time() - self._policy.request_retention_seconds
         await self._journal.forget_requests_before(cutoff)
 
@@ -194,7 +203,7 @@ class Memories:
         final in SYNC mode and for a dry run, 0 in ASYNC mode."""
         validation.check_selection(selection, self._limits)
         if dry_run:
-            await self._wait_for_scope(selection.scope, "", wait_seconds)
+            await self.wait_for_scope(selection.scope, "", wait_seconds)
             count = await self._index.count(
                 selection_filter(selection, scoping.forget_filter(selection.scope))
             )
@@ -244,20 +253,33 @@ class Memories:
             raise Overloaded(backlog, retry_after=min(5.0, max(0.1, backlog / 500)))
         kind = kind or operations.kind_of(operation)
         document = operations.operation_to_json(operation)
-        appended = await self._journal.append(
-            Append(kind, document, request_id, _fingerprint(kind, document))
-        )
+        with self._telemetry.tracer.start_as_current_span(
+            "memoryd.journal.append", attributes={"memoryd.write.kind": kind}
+        ) as span:
+            write = Append(
+                kind,
+                document,
+                request_id,
+                operations.fingerprint(kind, document),
+                current_trace_context(),
+            )
+            if self._telemetry.record_content and isinstance(operation, tuple):
+                span.set_attribute("memoryd.memory.content", [i.content for i in operation])
+            appended = await self._journal.append(write)
+            span.set_attributes(
+                {"memoryd.write.seq": appended.seq, "memoryd.write.retry": appended.is_retry}
+            )
         seq = appended.seq
         original = operation
         if appended.is_retry:
-            if appended.fingerprint != _fingerprint(kind, document):
+            if appended.fingerprint != operations.fingerprint(kind, document):
                 raise InvalidArgument("request_id", "was already used for a different request")
             entry = await self._journal.get(seq)
             assert entry is not None
             original = operations.operation_from_json(entry.kind, entry.operation)
         else:
-            for scope in _scopes_of(operation):
-                self._note_write(scope, seq)
+            for scope in operations.scopes_of(operation):
+                self._writes.note(scope, seq, self._indexer.done_seq)
             self._indexer.appended(seq)
         if mode is WriteMode.ASYNC:
             return seq, None, None, original
@@ -293,34 +315,36 @@ class Memories:
         """Raises MemoryNotFound unless the scope's owner has this memory."""
         scoping.check_id(memory_id, "id", required=True)
         scoping.check_scope(scope, "scope")
-        await self._wait_for_scope(scope, consistency_token, wait)
+        await self.wait_for_scope(scope, consistency_token, wait)
         return (await self._applier.owned(memory_id, scope))[0]
 
     async def search(
         self, query: SearchQuery, consistency_token: str = "", wait: float | None = None
     ) -> list[ScoredMemory]:
         """The memories of the scope closest to the query text, best first."""
-        validation.check_content(query.text, "query", self._limits)
-        validation.check_search_limit(query.limit)
-        validation.check_selection(query.selection, self._limits)
-        if query.score_threshold is not None and not 0.0 <= query.score_threshold <= 1.0:
-            raise InvalidArgument("score_threshold", "must be between 0 and 1")
+        self._retrieval.check(query)
+        if self._telemetry.record_content:
+            trace.get_current_span().set_attribute("memoryd.query.text", query.text)
         # Embed the query while waiting for pending writes: both take milliseconds.
-        (vector,), _ = await asyncio.gather(
-            self._embedder.embed([query.text]),
-            self._wait_for_scope(query.selection.scope, consistency_token, wait),
+        vector, _ = await asyncio.gather(
+            self._retrieval.embed(query.text),
+            self.wait_for_scope(query.selection.scope, consistency_token, wait),
         )
-        search = Search(
-            vector=vector,
-            where=selection_filter(query.selection, scoping.read_filter(query.selection.scope)),
-            limit=query.limit,
-            min_similarity=query.score_threshold or None,
-        )
-        (hits,) = await self._index.search([search])
-        return [
-            ScoredMemory(from_document(hit.payload), min(1.0, max(0.0, hit.similarity)))
-            for hit in hits
-        ]
+        return await self._retrieval.search(query, vector)
+
+    @property
+    def retrieval(self) -> Retrieval:
+        """The searches of this service's index, for Preload."""
+        return self._retrieval
+
+    @property
+    def journal_id(self) -> str:
+        """Identifies this server's journal, and so its write tokens."""
+        return self._journal.journal_id
+
+    def scope_version(self, scope: Scope) -> int:
+        """Grows with every write acknowledged in ``scope``; see core/freshness.py."""
+        return self._writes.version(scope)
 
     async def list(
         self, query: ListQuery, consistency_token: str = "", wait: float | None = None
@@ -332,7 +356,7 @@ class Memories:
         cursor = None
         if query.page_token:
             cursor = ScrollCursor(*paging.decode_token(query.page_token, query.selection))
-        await self._wait_for_scope(query.selection.scope, consistency_token, wait)
+        await self.wait_for_scope(query.selection.scope, consistency_token, wait)
         where = selection_filter(query.selection, scoping.read_filter(query.selection.scope))
         page = await self._index.scroll_newest_first(where, query.page_size + 1, cursor)
         records, order_values = page.records[: query.page_size], page.order_values
@@ -347,17 +371,13 @@ class Memories:
 
     # --- read-your-writes ---------------------------------------------------------
 
-    def _note_write(self, scope: Scope, seq: int) -> None:
-        for key in _scope_keys(scope):
-            self._last_write[key] = max(seq, self._last_write.get(key, 0))
-        if len(self._last_write) > 10_000:
-            done = self._indexer.done_seq
-            self._last_write = {k: s for k, s in self._last_write.items() if s > done}
-
-    async def _wait_for_scope(
+    async def wait_for_scope(
         self, scope: Scope, consistency_token: str, wait: float | None
     ) -> None:
-        seq = max((self._last_write.get(key, 0) for key in _scope_keys(scope)), default=0)
+        """Returns once the writes acknowledged in ``scope`` (and the write of
+        ``consistency_token``) are applied; raises WriteNotApplied after
+        ``wait`` seconds (None: the policy's maximum)."""
+        seq = self._writes.pending_seq(scope)
         if consistency_token:
             seq = max(seq, self._seq_of(consistency_token, "consistency_token"))
         if seq <= self._indexer.done_seq:
@@ -376,29 +396,3 @@ class Memories:
                 raise UnknownWrite(token)
             raise InvalidArgument(field, "is not a write_token this server issued")
         return int(number)
-
-
-def _scope_keys(scope: Scope) -> list[str]:
-    if scope.user_id:
-        return [f"user\x1f{scope.user_id}"]
-    return [
-        f"{name}\x1f{value}"
-        for name, value in (("agent", scope.agent_id), ("app", scope.app_id))
-        if value
-    ]
-
-
-def _scopes_of(operation: operations.Operation) -> list[Scope]:
-    match operation:
-        case tuple():
-            return [item.scope for item in operation]
-        case MemoryChange() | operations.Delete() | Selection():
-            return [operation.scope]
-
-
-def _fingerprint(kind: str, document: dict[str, Any]) -> str:
-    """A digest of a request, without the ids the server generates for it."""
-    if kind in (operations.CREATE, operations.BATCH_CREATE):
-        document = {"items": [{**i, "generated_id": ""} for i in document["items"]]}
-    body = json.dumps([kind, document], sort_keys=True, default=str)
-    return hashlib.sha256(body.encode()).hexdigest()

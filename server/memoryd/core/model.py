@@ -48,6 +48,13 @@ class WriteState(enum.Enum):
     FAILED = "failed"
 
 
+class RetrievalMode(enum.Enum):
+    """How a search ranks: by meaning (DENSE), or by meaning and words fused (HYBRID)."""
+
+    DENSE = "dense"
+    HYBRID = "hybrid"
+
+
 class MetadataMode(enum.Enum):
     """How an update applies new metadata."""
 
@@ -136,12 +143,15 @@ class Selection:
 
 @dataclass(frozen=True, slots=True)
 class SearchQuery:
-    """A search by meaning."""
+    """A search by meaning. ``mode`` None means the server's default;
+    ``diversity`` (0 to 1) turns on maximal marginal relevance."""
 
     text: str
     selection: Selection
     limit: int
     score_threshold: float | None = None
+    mode: RetrievalMode | None = None
+    diversity: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,8 @@ restart, and the outcome GetWriteStatus reports once it is applied.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -221,3 +223,20 @@ def error_from_json(document: Mapping[str, Any]) -> MemorydError:
             return InvalidArgument(document["field"], document["reason"])
         case _:
             return WriteFailed(document["reason"])
+
+
+def scopes_of(operation: Operation) -> list[Scope]:
+    """The scopes a write changes, for read-your-writes."""
+    match operation:
+        case tuple():
+            return [item.scope for item in operation]
+        case MemoryChange() | Delete() | Selection():
+            return [operation.scope]
+
+
+def fingerprint(kind: str, document: dict[str, Any]) -> str:
+    """A digest of a request, without the ids the server generates for it."""
+    if kind in (CREATE, BATCH_CREATE):
+        document = {"items": [{**i, "generated_id": ""} for i in document["items"]]}
+    body = json.dumps([kind, document], sort_keys=True, default=str)
+    return hashlib.sha256(body.encode()).hexdigest()

@@ -32,3 +32,16 @@ class Embedder(Protocol):
     async def close(self) -> None:
         """Releases threads or connections; idempotent."""
         ...
+
+
+class TokenCounter(Protocol):
+    """Counts the tokens a text takes for a language model's budget."""
+
+    @property
+    def tokenizer_id(self) -> str:
+        """Names the tokenizer, so budgets can say what they count."""
+        ...
+
+    def count_tokens(self, text: str) -> int:
+        """The number of tokens of ``text``, without special tokens."""
+        ...

@@ -3,6 +3,10 @@
 The shard is never optimized here: optimize() builds HNSW while holding the
 GIL (47 s at 100k points), which would freeze the server. Filtered searches
 over the tenant index stay in the millisecond range without HNSW.
+
+Index schema 2 adds the BM25 sparse vector for hybrid retrieval. A data
+directory of schema 1 (dense only) is migrated when opened: the sparse vector
+is created and filled from each point's stored content.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from memoryd.store.base import (
     DATETIME_FIELDS,
     KEYWORD_FIELDS,
     ORDER_FIELD,
+    RRF_K,
     TENANT_FIELD,
     Hit,
     IndexSpec,
@@ -33,13 +38,19 @@ from memoryd.store.base import (
     ScrollCursor,
     ScrollPage,
     Search,
+    candidate_count,
+    fused_score,
+    raw_fused_score,
 )
+from memoryd.store.lexical import SPARSE, document_terms, query_terms
 from memoryd.store.qdrant_filters import to_edge_filter
 
 logger = logging.getLogger(__name__)
 
 DENSE = "dense"
 MANIFEST = "index.json"
+SCHEMA = 2
+_MIGRATION_PAGE = 1_000
 _T = TypeVar("_T")
 
 
@@ -54,7 +65,7 @@ class EdgeIndex:
     the shard object is safe to share between threads.
     """
 
-    supports_hybrid = False
+    supports_hybrid = True
 
     def __init__(self, shard: Any, executor: ThreadPoolExecutor) -> None:
         self._shard = shard
@@ -72,8 +83,11 @@ class EdgeIndex:
         shard_dir = data_dir / "shard"
         manifest = data_dir / MANIFEST
         if manifest.exists():
-            _check_manifest(manifest, spec)
+            schema = _check_manifest(manifest, spec)
             shard = _load(shard_dir)
+            if schema < SCHEMA:
+                _add_sparse_vectors(shard)
+                _write_manifest(manifest, spec)
         else:
             shard = _create(shard_dir, spec)
             _write_manifest(manifest, spec)
@@ -86,25 +100,20 @@ class EdgeIndex:
     async def upsert(self, points: Sequence[Point]) -> None:
         if not points:
             return
-        edge_points = [qe.Point(p.id, {DENSE: list(p.vector)}, dict(p.payload)) for p in points]
+        edge_points = [
+            qe.Point(p.id, {DENSE: list(p.vector), SPARSE: _sparse(p.text)}, dict(p.payload))
+            for p in points
+        ]
         await self._call(self._shard.update, qe.UpdateOperation.upsert_points(edge_points))
 
     async def search(self, searches: Sequence[Search]) -> list[list[Hit]]:
         if not searches:
             return []
-        requests = [
-            qe.QueryRequest(
-                limit=s.limit,
-                query=qe.Query.Nearest(list(s.vector), using=DENSE),
-                filter=to_edge_filter(s.where),
-                score_threshold=s.min_similarity,
-                with_payload=True,
-            )
-            for s in searches
-        ]
+        requests = [_query(s) for s in searches]
         batches = await self._call(self._shard.query_batch, qe.QueryBatchRequest(requests))
         return [
-            [Hit(str(p.id), p.payload or {}, float(p.score)) for p in points] for points in batches
+            [Hit(str(p.id), p.payload or {}, _score(s, float(p.score))) for p in points]
+            for s, points in zip(searches, batches, strict=True)
         ]
 
     async def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[Record]:
@@ -161,13 +170,58 @@ class EdgeIndex:
         self._shard.close()
 
 
+def _sparse(text: str) -> Any:
+    return qe.SparseVector(*document_terms(text))
+
+
+def _query(search: Search) -> Any:
+    """One engine query: dense, or dense and BM25 fused by RRF, optionally
+    re-ranked by MMR on the dense vectors."""
+    edge_filter = to_edge_filter(search.where)
+    dense = list(search.vector)
+    candidates = candidate_count(search.limit)
+    prefetches = None
+    threshold = search.min_similarity
+    query: Any = qe.Query.Nearest(dense, using=DENSE)
+    if search.is_hybrid:
+        lexical = qe.SparseVector(*query_terms(search.text))
+        rankings = [
+            qe.Prefetch(candidates, query=qe.Query.Nearest(dense, using=DENSE)),
+            qe.Prefetch(candidates, query=qe.Query.Nearest(lexical, using=SPARSE)),
+        ]
+        fusion: Any = qe.Fusion.Rrf(k=RRF_K)
+        if search.diversity is None:
+            prefetches = rankings
+            query = fusion
+            threshold = None if threshold is None else raw_fused_score(threshold)
+        else:
+            fused = qe.Prefetch(candidates, prefetches=rankings, query=fusion)
+            prefetches = [fused]
+    if search.diversity is not None:
+        # Qdrant's MMR lambda weighs relevance; diversity is its complement.
+        query = qe.Mmr(dense, 1.0 - search.diversity, candidates, using=DENSE)
+    return qe.QueryRequest(
+        limit=search.limit,
+        query=query,
+        prefetches=prefetches,
+        filter=edge_filter,
+        score_threshold=threshold,
+        with_payload=True,
+    )
+
+
+def _score(search: Search, raw: float) -> float:
+    return fused_score(raw) if search.is_hybrid and search.diversity is None else raw
+
+
 def _dense(vector: Any) -> list[float]:
     return list(vector[DENSE]) if isinstance(vector, dict) else list(vector or [])
 
 
 def _create(shard_dir: Path, spec: IndexSpec) -> Any:
     config = qe.EdgeConfig(
-        vectors={DENSE: qe.EdgeVectorParams(size=spec.dimension, distance=qe.Distance.Cosine)}
+        vectors={DENSE: qe.EdgeVectorParams(size=spec.dimension, distance=qe.Distance.Cosine)},
+        sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
     )
     shard = qe.EdgeShard.create(str(shard_dir), config)
     shard.update(
@@ -194,7 +248,39 @@ def _load(shard_dir: Path) -> Any:
         raise
 
 
-def _check_manifest(manifest: Path, spec: IndexSpec) -> None:
+def _add_sparse_vectors(shard: Any) -> None:
+    """Migrates a schema 1 shard: creates the BM25 vector and fills it from
+    each point's content, a page at a time. Safe to run again if interrupted,
+    since the manifest moves to schema 2 only afterwards."""
+    info = shard.info()
+    logger.info("migrating the index to schema %d: adding BM25 vectors", SCHEMA)
+    try:
+        shard.update(qe.UpdateOperation.create_sparse_vector(SPARSE, qe.Modifier.Idf))
+    except Exception as exc:  # the binding raises plain exceptions; a rerun finds it created
+        if "exist" not in str(exc).lower():
+            raise
+    offset = None
+    migrated = 0
+    while True:
+        request = qe.ScrollRequest(
+            offset=offset, limit=_MIGRATION_PAGE, with_payload=True, with_vector=False
+        )
+        records, offset = shard.scroll(request)
+        if records:
+            vectors = [
+                qe.PointVectors(r.id, {SPARSE: _sparse(str((r.payload or {}).get("content", "")))})
+                for r in records
+            ]
+            shard.update(qe.UpdateOperation.update_vectors(vectors))
+            migrated += len(records)
+        if offset is None:
+            break
+    shard.flush()
+    logger.info("migrated %d of %d points to schema %d", migrated, info.points_count, SCHEMA)
+
+
+def _check_manifest(manifest: Path, spec: IndexSpec) -> int:
+    """Returns the stored schema; raises IncompatibleIndex on another embedder."""
     stored = json.loads(manifest.read_text())
     if (stored.get("embedder_id"), stored.get("dimension")) != (spec.embedder_id, spec.dimension):
         raise IncompatibleIndex(
@@ -203,10 +289,17 @@ def _check_manifest(manifest: Path, spec: IndexSpec) -> None:
             f"server is configured with {spec.embedder_id!r} (dimension {spec.dimension}); "
             "configure the original embedder or use a new data directory"
         )
+    schema = int(stored.get("schema", 1))
+    if schema > SCHEMA:
+        raise IncompatibleIndex(
+            f"the index in {manifest.parent} has schema {schema}, newer than this server's "
+            f"{SCHEMA}; upgrade memoryd"
+        )
+    return schema
 
 
 def _write_manifest(manifest: Path, spec: IndexSpec) -> None:
-    body = {"embedder_id": spec.embedder_id, "dimension": spec.dimension, "schema": 1}
+    body = {"embedder_id": spec.embedder_id, "dimension": spec.dimension, "schema": SCHEMA}
     tmp = manifest.with_suffix(".tmp")
     tmp.write_text(json.dumps(body, indent=2) + "\n")
     tmp.replace(manifest)

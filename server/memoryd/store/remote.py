@@ -5,6 +5,12 @@ both backends pass the same conformance suite. The embedder an index was built
 for is recorded in the collection's metadata (Qdrant >= 1.16), written in the
 same call that creates the collection, so it can never be absent or show up
 among the points.
+
+Collections created by this version carry the BM25 sparse vector (IDF
+modifier) and support hybrid retrieval. A Qdrant server cannot add a named
+vector to an existing collection, so a collection created by an earlier
+version keeps working dense-only (supports_hybrid is False) until it is
+rebuilt.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from memoryd.store.base import (
     DATETIME_FIELDS,
     KEYWORD_FIELDS,
     ORDER_FIELD,
+    RRF_K,
     TENANT_FIELD,
     Hit,
     IndexSpec,
@@ -31,8 +38,12 @@ from memoryd.store.base import (
     ScrollCursor,
     ScrollPage,
     Search,
+    candidate_count,
+    fused_score,
+    raw_fused_score,
 )
 from memoryd.store.client_filters import to_client_filter
+from memoryd.store.lexical import SPARSE, document_terms, query_terms
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +51,8 @@ DENSE = "dense"
 #: The collection metadata key under which memoryd records what it built the
 #: collection for; other tools may keep their own keys beside it.
 METADATA_KEY = "memoryd"
-SCHEMA = 1
+#: 2 adds the BM25 sparse vector.
+SCHEMA = 2
 IN_MEMORY_STANDIN = ":memory:"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -78,12 +90,13 @@ class RemoteIndex:
     point is durable and visible to reads when upsert returns.
     """
 
-    supports_hybrid = False
-
-    def __init__(self, client: AsyncQdrantClient, collection: str) -> None:
+    def __init__(
+        self, client: AsyncQdrantClient, collection: str, *, supports_hybrid: bool = True
+    ) -> None:
         self._client = client
         self._collection = collection
         self._closed = False
+        self.supports_hybrid = supports_hybrid
 
     @classmethod
     async def open(cls, client: AsyncQdrantClient, collection: str, spec: IndexSpec) -> RemoteIndex:
@@ -99,13 +112,22 @@ class RemoteIndex:
         info = await client.get_collection(collection)
         _check_built_for(info, collection, spec)
         await _ensure_payload_indexes(client, collection, info)
-        return cls(client, collection)
+        sparse = (info.config.params.sparse_vectors or {}).get(SPARSE)
+        has_lexical = sparse is not None and sparse.modifier == models.Modifier.IDF
+        if not has_lexical:
+            logger.warning(
+                "collection %s has no %r sparse vector: hybrid retrieval is off; rebuild the "
+                "collection to enable it",
+                collection,
+                SPARSE,
+            )
+        return cls(client, collection, supports_hybrid=has_lexical)
 
     async def upsert(self, points: Sequence[Point]) -> None:
         if not points:
             return
         structs = [
-            models.PointStruct(id=p.id, vector={DENSE: _floats(p.vector)}, payload=dict(p.payload))
+            models.PointStruct(id=p.id, vector=self._vectors(p), payload=dict(p.payload))
             for p in points
         ]
         await self._client.upsert(self._collection, points=structs, wait=True)
@@ -113,22 +135,19 @@ class RemoteIndex:
     async def search(self, searches: Sequence[Search]) -> list[list[Hit]]:
         if not searches:
             return []
-        requests = [
-            models.QueryRequest(
-                query=_floats(s.vector),
-                using=DENSE,
-                filter=to_client_filter(s.where),
-                limit=s.limit,
-                score_threshold=s.min_similarity,
-                with_payload=True,
-            )
-            for s in searches
-        ]
+        requests = [_query(s) for s in searches]
         responses = await self._client.query_batch_points(self._collection, requests=requests)
         return [
-            [Hit(str(p.id), p.payload or {}, float(p.score)) for p in response.points]
-            for response in responses
+            [Hit(str(p.id), p.payload or {}, _score(s, float(p.score))) for p in response.points]
+            for s, response in zip(searches, responses, strict=True)
         ]
+
+    def _vectors(self, point: Point) -> dict[str, Any]:
+        vectors: dict[str, Any] = {DENSE: _floats(point.vector)}
+        if self.supports_hybrid:
+            indices, values = document_terms(point.text)
+            vectors[SPARSE] = models.SparseVector(indices=indices, values=values)
+        return vectors
 
     async def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[Record]:
         if not ids:
@@ -202,6 +221,48 @@ def _floats(vector: Sequence[float]) -> list[float]:
     return [float(x) for x in vector]
 
 
+def _query(search: Search) -> models.QueryRequest:
+    """One engine query, shaped exactly as store/edge.py's."""
+    dense = _floats(search.vector)
+    candidates = candidate_count(search.limit)
+    prefetch: list[models.Prefetch] | None = None
+    threshold = search.min_similarity
+    query: models.Query | list[float] = dense
+    using: str | None = DENSE
+    if search.is_hybrid:
+        indices, values = query_terms(search.text)
+        rankings = [
+            models.Prefetch(query=dense, using=DENSE, limit=candidates),
+            models.Prefetch(
+                query=models.SparseVector(indices=indices, values=values),
+                using=SPARSE,
+                limit=candidates,
+            ),
+        ]
+        fusion = models.RrfQuery(rrf=models.Rrf(k=RRF_K))
+        if search.diversity is None:
+            prefetch, query, using = rankings, fusion, None
+            threshold = None if threshold is None else raw_fused_score(threshold)
+        else:
+            prefetch = [models.Prefetch(prefetch=rankings, query=fusion, limit=candidates)]
+    if search.diversity is not None:
+        mmr = models.Mmr(diversity=search.diversity, candidates_limit=candidates)
+        query, using = models.NearestQuery(nearest=dense, mmr=mmr), DENSE
+    return models.QueryRequest(
+        prefetch=prefetch,
+        query=query,
+        using=using,
+        filter=to_client_filter(search.where),
+        limit=search.limit,
+        score_threshold=threshold,
+        with_payload=True,
+    )
+
+
+def _score(search: Search, raw: float) -> float:
+    return fused_score(raw) if search.is_hybrid and search.diversity is None else raw
+
+
 def _dense(vector: Any) -> list[float]:
     return list(vector[DENSE]) if isinstance(vector, Mapping) else list(vector or [])
 
@@ -214,6 +275,7 @@ async def _create(client: AsyncQdrantClient, collection: str, spec: IndexSpec) -
             vectors_config={
                 DENSE: models.VectorParams(size=spec.dimension, distance=models.Distance.COSINE)
             },
+            sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
             metadata={METADATA_KEY: built_for},
         )
     except Exception:  # REST, gRPC and local mode raise different types for "exists"

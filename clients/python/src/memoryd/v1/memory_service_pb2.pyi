@@ -1,6 +1,7 @@
 import datetime
 
 from google.api import field_behavior_pb2 as _field_behavior_pb2
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import field_mask_pb2 as _field_mask_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.rpc import status_pb2 as _status_pb2
@@ -35,6 +36,33 @@ class WriteState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     WRITE_STATE_APPLIED: _ClassVar[WriteState]
     WRITE_STATE_FAILED: _ClassVar[WriteState]
 
+class RetrievalMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RETRIEVAL_MODE_UNSPECIFIED: _ClassVar[RetrievalMode]
+    RETRIEVAL_MODE_DENSE: _ClassVar[RetrievalMode]
+    RETRIEVAL_MODE_HYBRID: _ClassVar[RetrievalMode]
+
+class PreloadFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PRELOAD_FORMAT_UNSPECIFIED: _ClassVar[PreloadFormat]
+    PRELOAD_FORMAT_TENXGRAPH_AGENT: _ClassVar[PreloadFormat]
+    PRELOAD_FORMAT_TENXGRAPH_INTEGRATION: _ClassVar[PreloadFormat]
+    PRELOAD_FORMAT_PLAIN: _ClassVar[PreloadFormat]
+
+class TurnRole(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TURN_ROLE_UNSPECIFIED: _ClassVar[TurnRole]
+    TURN_ROLE_USER: _ClassVar[TurnRole]
+    TURN_ROLE_ASSISTANT: _ClassVar[TurnRole]
+    TURN_ROLE_SYSTEM: _ClassVar[TurnRole]
+    TURN_ROLE_TOOL: _ClassVar[TurnRole]
+
+class PreloadScope(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PRELOAD_SCOPE_UNSPECIFIED: _ClassVar[PreloadScope]
+    PRELOAD_SCOPE_USER: _ClassVar[PreloadScope]
+    PRELOAD_SCOPE_AGENT: _ClassVar[PreloadScope]
+
 class MetadataUpdateMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     METADATA_UPDATE_MODE_UNSPECIFIED: _ClassVar[MetadataUpdateMode]
@@ -52,6 +80,21 @@ WRITE_STATE_UNSPECIFIED: WriteState
 WRITE_STATE_PENDING: WriteState
 WRITE_STATE_APPLIED: WriteState
 WRITE_STATE_FAILED: WriteState
+RETRIEVAL_MODE_UNSPECIFIED: RetrievalMode
+RETRIEVAL_MODE_DENSE: RetrievalMode
+RETRIEVAL_MODE_HYBRID: RetrievalMode
+PRELOAD_FORMAT_UNSPECIFIED: PreloadFormat
+PRELOAD_FORMAT_TENXGRAPH_AGENT: PreloadFormat
+PRELOAD_FORMAT_TENXGRAPH_INTEGRATION: PreloadFormat
+PRELOAD_FORMAT_PLAIN: PreloadFormat
+TURN_ROLE_UNSPECIFIED: TurnRole
+TURN_ROLE_USER: TurnRole
+TURN_ROLE_ASSISTANT: TurnRole
+TURN_ROLE_SYSTEM: TurnRole
+TURN_ROLE_TOOL: TurnRole
+PRELOAD_SCOPE_UNSPECIFIED: PreloadScope
+PRELOAD_SCOPE_USER: PreloadScope
+PRELOAD_SCOPE_AGENT: PreloadScope
 METADATA_UPDATE_MODE_UNSPECIFIED: MetadataUpdateMode
 METADATA_UPDATE_MODE_MERGE: MetadataUpdateMode
 METADATA_UPDATE_MODE_REPLACE: MetadataUpdateMode
@@ -187,7 +230,7 @@ class DeleteMemoryResponse(_message.Message):
     def __init__(self, write_token: _Optional[str] = ...) -> None: ...
 
 class SearchMemoriesRequest(_message.Message):
-    __slots__ = ("query", "scope", "limit", "memory_types", "categories", "filter", "score_threshold", "consistency_token")
+    __slots__ = ("query", "scope", "limit", "memory_types", "categories", "filter", "score_threshold", "consistency_token", "retrieval_mode", "diversity")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
@@ -196,6 +239,8 @@ class SearchMemoriesRequest(_message.Message):
     FILTER_FIELD_NUMBER: _ClassVar[int]
     SCORE_THRESHOLD_FIELD_NUMBER: _ClassVar[int]
     CONSISTENCY_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    RETRIEVAL_MODE_FIELD_NUMBER: _ClassVar[int]
+    DIVERSITY_FIELD_NUMBER: _ClassVar[int]
     query: str
     scope: _memory_pb2.Scope
     limit: int
@@ -204,7 +249,9 @@ class SearchMemoriesRequest(_message.Message):
     filter: _memory_pb2.Filter
     score_threshold: float
     consistency_token: str
-    def __init__(self, query: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., limit: _Optional[int] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., filter: _Optional[_Union[_memory_pb2.Filter, _Mapping]] = ..., score_threshold: _Optional[float] = ..., consistency_token: _Optional[str] = ...) -> None: ...
+    retrieval_mode: RetrievalMode
+    diversity: float
+    def __init__(self, query: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., limit: _Optional[int] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., filter: _Optional[_Union[_memory_pb2.Filter, _Mapping]] = ..., score_threshold: _Optional[float] = ..., consistency_token: _Optional[str] = ..., retrieval_mode: _Optional[_Union[RetrievalMode, str]] = ..., diversity: _Optional[float] = ...) -> None: ...
 
 class SearchMemoriesResponse(_message.Message):
     __slots__ = ("results",)
@@ -275,3 +322,107 @@ class GetWriteStatusResponse(_message.Message):
     forget_memories: ForgetMemoriesResponse
     error: _status_pb2.Status
     def __init__(self, write_token: _Optional[str] = ..., state: _Optional[_Union[WriteState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., apply_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., create_memory: _Optional[_Union[CreateMemoryResponse, _Mapping]] = ..., batch_create_memories: _Optional[_Union[BatchCreateMemoriesResponse, _Mapping]] = ..., update_memory: _Optional[_Union[UpdateMemoryResponse, _Mapping]] = ..., delete_memory: _Optional[_Union[DeleteMemoryResponse, _Mapping]] = ..., forget_memories: _Optional[_Union[ForgetMemoriesResponse, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
+
+class PreloadRequest(_message.Message):
+    __slots__ = ("query", "turns", "user_scope", "agent_scope", "limit", "score_threshold", "max_tokens", "memory_types", "categories", "format", "retrieval_mode", "diversity", "if_none_match", "consistency_token")
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    USER_SCOPE_FIELD_NUMBER: _ClassVar[int]
+    AGENT_SCOPE_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    SCORE_THRESHOLD_FIELD_NUMBER: _ClassVar[int]
+    MAX_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_TYPES_FIELD_NUMBER: _ClassVar[int]
+    CATEGORIES_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    RETRIEVAL_MODE_FIELD_NUMBER: _ClassVar[int]
+    DIVERSITY_FIELD_NUMBER: _ClassVar[int]
+    IF_NONE_MATCH_FIELD_NUMBER: _ClassVar[int]
+    CONSISTENCY_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    query: str
+    turns: _containers.RepeatedCompositeFieldContainer[ConversationTurn]
+    user_scope: _memory_pb2.Scope
+    agent_scope: _memory_pb2.Scope
+    limit: int
+    score_threshold: float
+    max_tokens: int
+    memory_types: _containers.RepeatedScalarFieldContainer[_memory_pb2.MemoryType]
+    categories: _containers.RepeatedScalarFieldContainer[str]
+    format: PreloadFormat
+    retrieval_mode: RetrievalMode
+    diversity: float
+    if_none_match: str
+    consistency_token: str
+    def __init__(self, query: _Optional[str] = ..., turns: _Optional[_Iterable[_Union[ConversationTurn, _Mapping]]] = ..., user_scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., agent_scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., limit: _Optional[int] = ..., score_threshold: _Optional[float] = ..., max_tokens: _Optional[int] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., format: _Optional[_Union[PreloadFormat, str]] = ..., retrieval_mode: _Optional[_Union[RetrievalMode, str]] = ..., diversity: _Optional[float] = ..., if_none_match: _Optional[str] = ..., consistency_token: _Optional[str] = ...) -> None: ...
+
+class ConversationTurn(_message.Message):
+    __slots__ = ("role", "content")
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    role: TurnRole
+    content: str
+    def __init__(self, role: _Optional[_Union[TurnRole, str]] = ..., content: _Optional[str] = ...) -> None: ...
+
+class PreloadResponse(_message.Message):
+    __slots__ = ("hits", "context", "done", "not_modified")
+    HITS_FIELD_NUMBER: _ClassVar[int]
+    CONTEXT_FIELD_NUMBER: _ClassVar[int]
+    DONE_FIELD_NUMBER: _ClassVar[int]
+    NOT_MODIFIED_FIELD_NUMBER: _ClassVar[int]
+    hits: ScopeHits
+    context: PreloadContext
+    done: PreloadDone
+    not_modified: PreloadNotModified
+    def __init__(self, hits: _Optional[_Union[ScopeHits, _Mapping]] = ..., context: _Optional[_Union[PreloadContext, _Mapping]] = ..., done: _Optional[_Union[PreloadDone, _Mapping]] = ..., not_modified: _Optional[_Union[PreloadNotModified, _Mapping]] = ...) -> None: ...
+
+class ScopeHits(_message.Message):
+    __slots__ = ("scope", "results", "error")
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    scope: PreloadScope
+    results: _containers.RepeatedCompositeFieldContainer[SearchResult]
+    error: _status_pb2.Status
+    def __init__(self, scope: _Optional[_Union[PreloadScope, str]] = ..., results: _Optional[_Iterable[_Union[SearchResult, _Mapping]]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
+
+class PreloadContext(_message.Message):
+    __slots__ = ("text", "memory_ids", "dropped_count", "token_count")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_IDS_FIELD_NUMBER: _ClassVar[int]
+    DROPPED_COUNT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_COUNT_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    memory_ids: _containers.RepeatedScalarFieldContainer[str]
+    dropped_count: int
+    token_count: int
+    def __init__(self, text: _Optional[str] = ..., memory_ids: _Optional[_Iterable[str]] = ..., dropped_count: _Optional[int] = ..., token_count: _Optional[int] = ...) -> None: ...
+
+class PreloadDone(_message.Message):
+    __slots__ = ("user_hit_count", "agent_hit_count", "included_count", "token_count", "partial", "etag", "retrieval_mode", "embed_duration", "search_duration", "render_duration")
+    USER_HIT_COUNT_FIELD_NUMBER: _ClassVar[int]
+    AGENT_HIT_COUNT_FIELD_NUMBER: _ClassVar[int]
+    INCLUDED_COUNT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_COUNT_FIELD_NUMBER: _ClassVar[int]
+    PARTIAL_FIELD_NUMBER: _ClassVar[int]
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    RETRIEVAL_MODE_FIELD_NUMBER: _ClassVar[int]
+    EMBED_DURATION_FIELD_NUMBER: _ClassVar[int]
+    SEARCH_DURATION_FIELD_NUMBER: _ClassVar[int]
+    RENDER_DURATION_FIELD_NUMBER: _ClassVar[int]
+    user_hit_count: int
+    agent_hit_count: int
+    included_count: int
+    token_count: int
+    partial: bool
+    etag: str
+    retrieval_mode: RetrievalMode
+    embed_duration: _duration_pb2.Duration
+    search_duration: _duration_pb2.Duration
+    render_duration: _duration_pb2.Duration
+    def __init__(self, user_hit_count: _Optional[int] = ..., agent_hit_count: _Optional[int] = ..., included_count: _Optional[int] = ..., token_count: _Optional[int] = ..., partial: _Optional[bool] = ..., etag: _Optional[str] = ..., retrieval_mode: _Optional[_Union[RetrievalMode, str]] = ..., embed_duration: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., search_duration: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., render_duration: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class PreloadNotModified(_message.Message):
+    __slots__ = ("etag",)
+    ETAG_FIELD_NUMBER: _ClassVar[int]
+    etag: str
+    def __init__(self, etag: _Optional[str] = ...) -> None: ...

@@ -31,7 +31,6 @@ class MemoryServiceStub:
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
-    The name Preload is reserved for the streaming preload RPC.
 
     Writes are journaled: a mutating RPC is acknowledged once its write is on
     disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
@@ -87,6 +86,11 @@ class MemoryServiceStub:
                 request_serializer=memoryd_dot_v1_dot_memory__service__pb2.SearchMemoriesRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_memory__service__pb2.SearchMemoriesResponse.FromString,
                 _registered_method=True)
+        self.Preload = channel.unary_stream(
+                '/memoryd.v1.MemoryService/Preload',
+                request_serializer=memoryd_dot_v1_dot_memory__service__pb2.PreloadRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_memory__service__pb2.PreloadResponse.FromString,
+                _registered_method=True)
         self.GetWriteStatus = channel.unary_unary(
                 '/memoryd.v1.MemoryService/GetWriteStatus',
                 request_serializer=memoryd_dot_v1_dot_memory__service__pb2.GetWriteStatusRequest.SerializeToString,
@@ -105,7 +109,6 @@ class MemoryServiceServicer:
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
-    The name Preload is reserved for the streaming preload RPC.
 
     Writes are journaled: a mutating RPC is acknowledged once its write is on
     disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
@@ -177,8 +180,34 @@ class MemoryServiceServicer:
 
     def SearchMemories(self, request, context):
         """Finds the memories of a scope closest in meaning to a query, best first.
-        Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100 or a
+        Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100, a
+        diversity outside 0-1, HYBRID on an index without a lexical vector, or a
         malformed filter.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Preload(self, request, context):
+        """Retrieves the memories relevant to a conversation and renders them as a
+        context block for the next model call, in the format of 10xgraph's
+        preload.
+
+        It streams so that an agent can start assembling its prompt while
+        retrieval is still running, and so that a deadline yields what is ready
+        instead of nothing: the user scope and the agent scope are searched
+        concurrently and each sends one `hits` event as soon as it is done (or
+        failed, with its error inside the event). Then one `context` event with
+        the rendered block, then one `done` event. A request whose
+        if_none_match still holds gets a single `not_modified` event instead.
+        Every stream ends with exactly one terminal event, `done` or
+        `not_modified`; when the deadline comes close, unfinished scopes report
+        DEADLINE_EXCEEDED in their event and `done` is marked partial.
+
+        Returns INVALID_ARGUMENT, before any event, when there is neither a query
+        nor a user turn, user_scope has no user_id, agent_scope has a user_id or
+        neither agent_id nor app_id, or a limit, threshold, budget or filter is
+        out of range.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -241,6 +270,11 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     request_deserializer=memoryd_dot_v1_dot_memory__service__pb2.SearchMemoriesRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_memory__service__pb2.SearchMemoriesResponse.SerializeToString,
             ),
+            'Preload': grpc.unary_stream_rpc_method_handler(
+                    servicer.Preload,
+                    request_deserializer=memoryd_dot_v1_dot_memory__service__pb2.PreloadRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_memory__service__pb2.PreloadResponse.SerializeToString,
+            ),
             'GetWriteStatus': grpc.unary_unary_rpc_method_handler(
                     servicer.GetWriteStatus,
                     request_deserializer=memoryd_dot_v1_dot_memory__service__pb2.GetWriteStatusRequest.FromString,
@@ -265,7 +299,6 @@ class MemoryService:
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
-    The name Preload is reserved for the streaming preload RPC.
 
     Writes are journaled: a mutating RPC is acknowledged once its write is on
     disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
@@ -459,6 +492,33 @@ class MemoryService:
             '/memoryd.v1.MemoryService/SearchMemories',
             memoryd_dot_v1_dot_memory__service__pb2.SearchMemoriesRequest.SerializeToString,
             memoryd_dot_v1_dot_memory__service__pb2.SearchMemoriesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Preload(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/memoryd.v1.MemoryService/Preload',
+            memoryd_dot_v1_dot_memory__service__pb2.PreloadRequest.SerializeToString,
+            memoryd_dot_v1_dot_memory__service__pb2.PreloadResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -32,7 +32,6 @@ class MemoryServiceStub:
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
-    The name Preload is reserved for the streaming preload RPC.
 
     Writes are journaled: a mutating RPC is acknowledged once its write is on
     disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
@@ -84,8 +83,30 @@ class MemoryServiceStub:
     """
     SearchMemories: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.SearchMemoriesRequest, _memory_service_pb2.SearchMemoriesResponse]
     """Finds the memories of a scope closest in meaning to a query, best first.
-    Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100 or a
+    Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100, a
+    diversity outside 0-1, HYBRID on an index without a lexical vector, or a
     malformed filter.
+    """
+    Preload: _grpc.UnaryStreamMultiCallable[_memory_service_pb2.PreloadRequest, _memory_service_pb2.PreloadResponse]
+    """Retrieves the memories relevant to a conversation and renders them as a
+    context block for the next model call, in the format of 10xgraph's
+    preload.
+
+    It streams so that an agent can start assembling its prompt while
+    retrieval is still running, and so that a deadline yields what is ready
+    instead of nothing: the user scope and the agent scope are searched
+    concurrently and each sends one `hits` event as soon as it is done (or
+    failed, with its error inside the event). Then one `context` event with
+    the rendered block, then one `done` event. A request whose
+    if_none_match still holds gets a single `not_modified` event instead.
+    Every stream ends with exactly one terminal event, `done` or
+    `not_modified`; when the deadline comes close, unfinished scopes report
+    DEADLINE_EXCEEDED in their event and `done` is marked partial.
+
+    Returns INVALID_ARGUMENT, before any event, when there is neither a query
+    nor a user turn, user_scope has no user_id, agent_scope has a user_id or
+    neither agent_id nor app_id, or a limit, threshold, budget or filter is
+    out of range.
     """
     GetWriteStatus: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.GetWriteStatusRequest, _memory_service_pb2.GetWriteStatusResponse]
     """Returns the state of a write by its write_token and, once applied, the
@@ -106,7 +127,6 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
-    The name Preload is reserved for the streaming preload RPC.
 
     Writes are journaled: a mutating RPC is acknowledged once its write is on
     disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
@@ -155,8 +175,30 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     """
     SearchMemories: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.SearchMemoriesRequest, _memory_service_pb2.SearchMemoriesResponse]  # type: ignore[assignment]
     """Finds the memories of a scope closest in meaning to a query, best first.
-    Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100 or a
+    Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100, a
+    diversity outside 0-1, HYBRID on an index without a lexical vector, or a
     malformed filter.
+    """
+    Preload: _aio.UnaryStreamMultiCallable[_memory_service_pb2.PreloadRequest, _memory_service_pb2.PreloadResponse]  # type: ignore[assignment]
+    """Retrieves the memories relevant to a conversation and renders them as a
+    context block for the next model call, in the format of 10xgraph's
+    preload.
+
+    It streams so that an agent can start assembling its prompt while
+    retrieval is still running, and so that a deadline yields what is ready
+    instead of nothing: the user scope and the agent scope are searched
+    concurrently and each sends one `hits` event as soon as it is done (or
+    failed, with its error inside the event). Then one `context` event with
+    the rendered block, then one `done` event. A request whose
+    if_none_match still holds gets a single `not_modified` event instead.
+    Every stream ends with exactly one terminal event, `done` or
+    `not_modified`; when the deadline comes close, unfinished scopes report
+    DEADLINE_EXCEEDED in their event and `done` is marked partial.
+
+    Returns INVALID_ARGUMENT, before any event, when there is neither a query
+    nor a user turn, user_scope has no user_id, agent_scope has a user_id or
+    neither agent_id nor app_id, or a limit, threshold, budget or filter is
+    out of range.
     """
     GetWriteStatus: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.GetWriteStatusRequest, _memory_service_pb2.GetWriteStatusResponse]  # type: ignore[assignment]
     """Returns the state of a write by its write_token and, once applied, the
@@ -176,7 +218,6 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
-    The name Preload is reserved for the streaming preload RPC.
 
     Writes are journaled: a mutating RPC is acknowledged once its write is on
     disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
@@ -265,8 +306,36 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_memory_service_pb2.SearchMemoriesResponse, _abc.Awaitable[_memory_service_pb2.SearchMemoriesResponse]]:
         """Finds the memories of a scope closest in meaning to a query, best first.
-        Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100 or a
+        Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100, a
+        diversity outside 0-1, HYBRID on an index without a lexical vector, or a
         malformed filter.
+        """
+
+    @_abc_1.abstractmethod
+    def Preload(
+        self,
+        request: _memory_service_pb2.PreloadRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_memory_service_pb2.PreloadResponse], _abc.AsyncIterator[_memory_service_pb2.PreloadResponse]]:
+        """Retrieves the memories relevant to a conversation and renders them as a
+        context block for the next model call, in the format of 10xgraph's
+        preload.
+
+        It streams so that an agent can start assembling its prompt while
+        retrieval is still running, and so that a deadline yields what is ready
+        instead of nothing: the user scope and the agent scope are searched
+        concurrently and each sends one `hits` event as soon as it is done (or
+        failed, with its error inside the event). Then one `context` event with
+        the rendered block, then one `done` event. A request whose
+        if_none_match still holds gets a single `not_modified` event instead.
+        Every stream ends with exactly one terminal event, `done` or
+        `not_modified`; when the deadline comes close, unfinished scopes report
+        DEADLINE_EXCEEDED in their event and `done` is marked partial.
+
+        Returns INVALID_ARGUMENT, before any event, when there is neither a query
+        nor a user turn, user_scope has no user_id, agent_scope has a user_id or
+        neither agent_id nor app_id, or a limit, threshold, budget or filter is
+        out of range.
         """
 
     @_abc_1.abstractmethod

@@ -1,0 +1,344 @@
+"""Preload: the memories relevant to a conversation, searched per scope concurrently and
+streamed as events, then rendered as a context block within a token budget.
+
+Order of events: one ScopeHits per requested scope, as each is ready; one
+PreloadContext; one PreloadDone. Or, when the caller's etag still holds, one
+NotModified and nothing is searched. A scope that fails or runs out of time
+reports that in its own event; the stream itself fails only for a bad request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import hashlib
+import json
+import struct
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+
+from memoryd.core import rendering
+from memoryd.core.errors import InvalidArgument, MemorydError, ScopeTimedOut
+from memoryd.core.memories import Memories
+from memoryd.core.model import (
+    MemoryType,
+    RetrievalMode,
+    Scope,
+    ScoredMemory,
+    SearchQuery,
+    Selection,
+)
+from memoryd.core.rendering import PreloadFormat
+from memoryd.embed.base import EmbeddingError, TokenCounter, Vector
+from memoryd.telemetry import Telemetry
+
+#: Seconds kept back from the caller's deadline to render and send the
+#: context and done events after the scopes that are ready.
+ANSWER_MARGIN_SECONDS = 0.05
+MAX_TURNS = 100
+#: Changes whenever rendering changes, so that old etags stop matching.
+_RENDER_VERSION = 1
+
+TimeRemaining = Callable[[], float | None]
+
+
+class TurnRole(enum.Enum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+    TOOL = "tool"
+
+
+class PreloadScope(enum.Enum):
+    USER = "user"
+    AGENT = "agent"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One conversation turn; ``role`` None for a role the caller left unset."""
+
+    role: TurnRole | None
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class PreloadRequest:
+    """See PreloadRequest in the contract; ``limit`` is already defaulted."""
+
+    query: str
+    turns: tuple[Turn, ...]
+    user_scope: Scope
+    agent_scope: Scope | None
+    limit: int
+    score_threshold: float | None = None
+    max_tokens: int = 0
+    memory_types: tuple[MemoryType, ...] = ()
+    categories: tuple[str, ...] = ()
+    format: PreloadFormat = PreloadFormat.TENXGRAPH_AGENT
+    mode: RetrievalMode | None = None
+    diversity: float | None = None
+    if_none_match: str = ""
+    consistency_token: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeHits:
+    """One scope's results, or the error that kept it from having any."""
+
+    scope: PreloadScope
+    hits: tuple[ScoredMemory, ...]
+    error: Exception | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PreloadContext:
+    text: str
+    memory_ids: tuple[str, ...]
+    dropped_count: int
+    token_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PreloadDone:
+    user_hit_count: int
+    agent_hit_count: int
+    included_count: int
+    token_count: int
+    is_partial: bool
+    etag: str
+    mode: RetrievalMode
+    embed_seconds: float
+    search_seconds: float
+    render_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class NotModified:
+    etag: str
+
+
+PreloadEvent = ScopeHits | PreloadContext | PreloadDone | NotModified
+
+
+class Preloader:
+    """Runs Preload over Memories' searches, with its read-your-writes wait."""
+
+    def __init__(
+        self,
+        memories: Memories,
+        tokens: TokenCounter,
+        *,
+        margin_seconds: float = ANSWER_MARGIN_SECONDS,
+        clock: Callable[[], float] = time.perf_counter,
+        telemetry: Telemetry | None = None,
+    ) -> None:
+        self._memories = memories
+        self._tokens = tokens
+        self._telemetry = telemetry or Telemetry()
+        self._margin = margin_seconds
+        self._clock = clock
+
+    async def preload(
+        self, request: PreloadRequest, time_remaining: TimeRemaining
+    ) -> AsyncIterator[PreloadEvent]:
+        """The events of one Preload. Raises InvalidArgument, before the first
+        event, for a request the contract rejects."""
+        queries = self._queries(request)
+        retrieval = self._memories.retrieval
+        mode = retrieval.mode(request.mode)
+        etag = self._etag(request, queries, mode)
+        if request.if_none_match and request.if_none_match == etag:
+            yield NotModified(etag)
+            return
+        started = self._clock()
+        vector = await self._embed(queries[0][1].text, time_remaining)
+        embedded = self._clock()
+        results: dict[PreloadScope, ScopeHits] = {}
+        if isinstance(vector, Exception):
+            for scope, _ in queries:
+                results[scope] = ScopeHits(scope, (), vector)
+                yield results[scope]
+        else:
+            async for hits in self._search_scopes(queries, vector, request, time_remaining):
+                results[hits.scope] = hits
+                yield hits
+        searched = self._clock()
+        sections = [results[scope].hits for scope, _ in queries]
+        with self._telemetry.tracer.start_as_current_span("memoryd.preload.render") as span:
+            fitted = rendering.fit(request.format, sections, request.max_tokens, self._tokens)
+            span.set_attributes(
+                {
+                    "memoryd.preload.format": request.format.value,
+                    "memoryd.preload.tokens": fitted.token_count,
+                    "memoryd.preload.kept": len(fitted.included),
+                    "memoryd.preload.dropped": fitted.dropped_count,
+                }
+            )
+        is_partial = any(r.error is not None for r in results.values())
+        yield PreloadContext(
+            text=fitted.text,
+            memory_ids=tuple(h.memory.id for h in fitted.included),
+            dropped_count=fitted.dropped_count,
+            token_count=fitted.token_count,
+        )
+        rendered = self._clock()
+        agent = results.get(PreloadScope.AGENT)
+        yield PreloadDone(
+            user_hit_count=len(results[PreloadScope.USER].hits),
+            agent_hit_count=len(agent.hits) if agent else 0,
+            included_count=len(fitted.included),
+            token_count=fitted.token_count,
+            is_partial=is_partial,
+            etag="" if is_partial else etag,
+            mode=mode,
+            embed_seconds=embedded - started,
+            search_seconds=searched - embedded,
+            render_seconds=rendered - searched,
+        )
+
+    async def _search_scopes(
+        self,
+        queries: Sequence[tuple[PreloadScope, SearchQuery]],
+        vector: Vector,
+        request: PreloadRequest,
+        time_remaining: TimeRemaining,
+    ) -> AsyncIterator[ScopeHits]:
+        """Searches the scopes concurrently and yields each one's hits as soon
+        as it is done; scopes not done when the deadline nears time out."""
+        tasks = {
+            scope: asyncio.create_task(
+                self._search(query, vector, request, self._budget(time_remaining))
+            )
+            for scope, query in queries
+        }
+        reported: set[PreloadScope] = set()
+        try:
+            pending = set(tasks.values())
+            while pending:
+                done, pending = await asyncio.wait(
+                    pending, timeout=self._budget(time_remaining), return_when="FIRST_COMPLETED"
+                )
+                if not done:
+                    break
+                for scope, task in tasks.items():
+                    if task in done:
+                        reported.add(scope)
+                        yield _scope_hits(scope, task)
+            for scope, _ in queries:
+                if scope not in reported:
+                    yield ScopeHits(scope, (), ScopeTimedOut(scope.value))
+        finally:
+            for task in tasks.values():
+                task.cancel()
+
+    def _queries(self, request: PreloadRequest) -> list[tuple[PreloadScope, SearchQuery]]:
+        text = request.query.strip() or _last_user_turn(request.turns)
+        if not text:
+            raise InvalidArgument("query", "set query, or turns with a TURN_ROLE_USER turn")
+        if len(request.turns) > MAX_TURNS:
+            raise InvalidArgument("turns", f"at most {MAX_TURNS} turns, got {len(request.turns)}")
+        if request.max_tokens < 0:
+            raise InvalidArgument("max_tokens", "must not be negative (0 means no budget)")
+        if not request.user_scope.user_id:
+            raise InvalidArgument("user_scope.user_id", "must be set")
+        scopes = [(PreloadScope.USER, request.user_scope)]
+        agent = request.agent_scope
+        if agent is not None:
+            if agent.user_id or not (agent.agent_id or agent.app_id):
+                raise InvalidArgument(
+                    "agent_scope", "set agent_id and/or app_id, and leave user_id empty"
+                )
+            scopes.append((PreloadScope.AGENT, agent))
+        queries = []
+        for scope, owner in scopes:
+            query = SearchQuery(
+                text=text,
+                selection=Selection(owner, request.memory_types, request.categories),
+                limit=request.limit,
+                score_threshold=request.score_threshold,
+                mode=request.mode,
+                diversity=request.diversity,
+            )
+            try:
+                self._memories.retrieval.check(query)
+            except InvalidArgument as exc:
+                field = exc.field
+                if field == "scope" or field.startswith("scope."):
+                    field = f"{scope.value}_{field}"
+                raise InvalidArgument(field, exc.reason) from exc
+            queries.append((scope, query))
+        return queries
+
+    def _etag(
+        self,
+        request: PreloadRequest,
+        queries: Sequence[tuple[PreloadScope, SearchQuery]],
+        mode: RetrievalMode,
+    ) -> str:
+        """Names the context this request yields in the scopes' current state:
+        the versions move with every write acknowledged in them."""
+        key = [
+            _RENDER_VERSION,
+            self._memories.journal_id,
+            [self._memories.scope_version(q.selection.scope) for _, q in queries],
+            [repr(q) for _, q in queries],
+            mode.value,
+            request.format.value,
+            request.max_tokens,
+            self._tokens.tokenizer_id,
+        ]
+        digest = hashlib.sha256(json.dumps(key, default=str).encode()).hexdigest()
+        return f'"{digest[:32]}"'
+
+    def _budget(self, time_remaining: TimeRemaining) -> float | None:
+        remaining = time_remaining()
+        return None if remaining is None else max(0.0, remaining - self._margin)
+
+    async def _embed(self, text: str, time_remaining: TimeRemaining) -> Vector | Exception:
+        """The query vector, or the error every scope reports instead."""
+        task = asyncio.ensure_future(self._memories.retrieval.embed(text))
+        done, _ = await asyncio.wait({task}, timeout=self._budget(time_remaining))
+        if not done:
+            # Not cancelled: concurrent callers may share this model call.
+            task.add_done_callback(_consume)
+            return ScopeTimedOut("every")
+        try:
+            return task.result()
+        except (EmbeddingError, MemorydError) as exc:
+            return exc
+
+    async def _search(
+        self, query: SearchQuery, vector: Vector, request: PreloadRequest, wait: float | None
+    ) -> list[ScoredMemory]:
+        await self._memories.wait_for_scope(query.selection.scope, request.consistency_token, wait)
+        hits = await self._memories.retrieval.search(query, vector)
+        # The scores the client receives are 32-bit floats: render those same
+        # numbers, so a client formatting the hits itself gets the same text.
+        return [ScoredMemory(h.memory, _float32(h.score)) for h in hits]
+
+
+def _last_user_turn(turns: Sequence[Turn]) -> str:
+    for turn in reversed(turns):
+        if turn.role is TurnRole.USER:
+            return turn.content.strip()
+    return ""
+
+
+def _scope_hits(scope: PreloadScope, task: asyncio.Task[list[ScoredMemory]]) -> ScopeHits:
+    error = task.exception()
+    if error is not None:
+        if not isinstance(error, Exception):
+            raise error
+        return ScopeHits(scope, (), error)
+    return ScopeHits(scope, tuple(task.result()))
+
+
+def _float32(value: float) -> float:
+    return float(struct.unpack("f", struct.pack("f", value))[0])
+
+
+def _consume(task: asyncio.Future[Vector]) -> None:
+    if not task.cancelled():
+        task.exception()

@@ -1,0 +1,73 @@
+"""Retrieval: checks a search, picks its ranking mode, embeds it and runs it on the index."""
+
+from __future__ import annotations
+
+from memoryd.core import scoping, validation
+from memoryd.core.applier import selection_filter
+from memoryd.core.documents import from_document
+from memoryd.core.errors import InvalidArgument
+from memoryd.core.model import RetrievalMode, ScoredMemory, SearchQuery
+from memoryd.core.validation import Limits
+from memoryd.embed.base import Embedder, Vector
+from memoryd.store.base import Search, VectorIndex
+
+
+class Retrieval:
+    """Searches of one index; knows nothing of pending writes (Memories waits for them).
+
+    ``default_mode`` ranks searches that ask for no mode; an index without a
+    lexical vector can only rank by meaning, so there it is always DENSE.
+    """
+
+    def __init__(
+        self,
+        index: VectorIndex,
+        embedder: Embedder,
+        limits: Limits,
+        default_mode: RetrievalMode = RetrievalMode.DENSE,
+    ) -> None:
+        self._index = index
+        self._embedder = embedder
+        self._limits = limits
+        self._default_mode = default_mode if index.supports_hybrid else RetrievalMode.DENSE
+
+    def check(self, query: SearchQuery) -> None:
+        """Raises InvalidArgument for a query ``search`` would reject."""
+        validation.check_content(query.text, "query", self._limits)
+        validation.check_search_limit(query.limit)
+        validation.check_selection(query.selection, self._limits)
+        if query.score_threshold is not None and not 0.0 <= query.score_threshold <= 1.0:
+            raise InvalidArgument("score_threshold", "must be between 0 and 1")
+        if query.diversity is not None and not 0.0 <= query.diversity <= 1.0:
+            raise InvalidArgument("diversity", "must be between 0 and 1")
+        if query.mode is RetrievalMode.HYBRID and not self._index.supports_hybrid:
+            raise InvalidArgument(
+                "retrieval_mode", "HYBRID needs a lexical index, which this index lacks; use DENSE"
+            )
+
+    def mode(self, requested: RetrievalMode | None) -> RetrievalMode:
+        """The mode a search asking for ``requested`` (None: the default) runs in."""
+        return requested or self._default_mode
+
+    async def embed(self, text: str) -> Vector:
+        """The query's dense vector; raises EmbeddingError."""
+        (vector,) = await self._embedder.embed([text])
+        return vector
+
+    async def search(self, query: SearchQuery, vector: Vector) -> list[ScoredMemory]:
+        """The checked query's best matches in its scope, best first, with
+        scores in [0, 1] (see SearchResult.score in the contract)."""
+        search = Search(
+            vector=vector,
+            where=selection_filter(query.selection, scoping.read_filter(query.selection.scope)),
+            limit=query.limit,
+            min_similarity=query.score_threshold or None,
+            text=query.text,
+            is_hybrid=self.mode(query.mode) is RetrievalMode.HYBRID,
+            diversity=query.diversity,
+        )
+        (hits,) = await self._index.search([search])
+        return [
+            ScoredMemory(from_document(hit.payload), min(1.0, max(0.0, hit.similarity)))
+            for hit in hits
+        ]
