@@ -128,7 +128,14 @@ class Indexer:
                 if self.done_seq >= self.last_seq:
                     await self._wake.wait()
                 continue
-            vectors = await self._prefetch_vectors(entries)
+            with self._tracer.start_as_current_span(
+                "memoryd.index.embed_batch",
+                context=Context(),
+                kind=trace.SpanKind.CONSUMER,
+                links=[link for e in entries for link in links_to(e.trace_context)],
+                attributes={"memoryd.index.writes": len(entries)},
+            ):
+                vectors = await self._prefetch_vectors(entries)
             for entry in entries:
                 if self._settings.apply_delay:
                     await asyncio.sleep(self._settings.apply_delay)

@@ -145,6 +145,20 @@ class Preloader:
     ) -> AsyncIterator[PreloadEvent]:
         """The events of one Preload. Raises InvalidArgument, before the first
         event, for a request the contract rejects."""
+        started = self._clock()
+        is_first = True
+        async for event in self._events(request, time_remaining):
+            if is_first:
+                is_first = False
+                elapsed_ms = (self._clock() - started) * 1000
+                self._telemetry.preload_first_event.record(
+                    elapsed_ms, {"memoryd.preload.format": request.format.value}
+                )
+            yield event
+
+    async def _events(
+        self, request: PreloadRequest, time_remaining: TimeRemaining
+    ) -> AsyncIterator[PreloadEvent]:
         queries = self._queries(request)
         retrieval = self._memories.retrieval
         mode = retrieval.mode(request.mode)
