@@ -11,34 +11,15 @@ shared machine are noise and ratios are not.
 from __future__ import annotations
 
 import argparse
-import statistics
-import tempfile
-import time
-from collections.abc import Callable
-from pathlib import Path
 
 import grpc
 from corpus import memories, queries
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from harness import on_scratch_server, percentiles, spread, store, timed
 
-from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
-
-
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    return statistics.median(ordered), ordered[int(len(ordered) * 0.95) - 1]
-
-
-def timed(call: Callable[[int], object], count: int) -> list[float]:
-    samples = []
-    for i in range(count):
-        start = time.perf_counter()
-        call(i)
-        samples.append((time.perf_counter() - start) * 1000)
-    return samples
 
 
 def main() -> None:
@@ -48,13 +29,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=300)
     args = parser.parse_args()
 
-    with tempfile.TemporaryDirectory() as data_dir:
-        server = ServerProcess(Path(data_dir)).start()
-        try:
-            with server.channel() as channel:
-                run(channel, args)
-        finally:
-            server.stop()
+    on_scratch_server(run, args)
 
 
 def run(channel: grpc.Channel, args: argparse.Namespace) -> None:
@@ -63,21 +38,10 @@ def run(channel: grpc.Channel, args: argparse.Namespace) -> None:
     texts = memories(args.memories + args.samples)
     users = max(1, args.memories // args.per_user)
 
-    start = time.perf_counter()
-    for offset in range(0, args.memories, 100):
-        requests = [
-            svc.CreateMemoryRequest(
-                memory=pb.Memory(
-                    content=text, scope=pb.Scope(user_id=f"user-{(offset + i) % users}")
-                )
-            )
-            for i, text in enumerate(texts[offset : min(offset + 100, args.memories)])
-        ]
-        stub.BatchCreateMemories(svc.BatchCreateMemoriesRequest(requests=requests))
-    load_seconds = time.perf_counter() - start
+    load_seconds = store(stub, spread(texts[: args.memories], users))
     print(
         f"loaded {args.memories} memories for {users} users in {load_seconds:.1f} s "
-        f"({args.memories / load_seconds:.0f} memories/s through BatchCreateMemories)"
+        f"({args.memories / load_seconds:.0f} memories/s indexed through SYNC BatchCreateMemories)"
     )
 
     fresh = texts[args.memories :]
@@ -86,7 +50,7 @@ def run(channel: grpc.Channel, args: argparse.Namespace) -> None:
         "empty RPC (health Check)": timed(
             lambda i: health.Check(health_pb2.HealthCheckRequest()), args.samples
         ),
-        "CreateMemory (new text)": timed(
+        "CreateMemory, ASYNC (new text)": timed(
             lambda i: stub.CreateMemory(
                 svc.CreateMemoryRequest(
                     memory=pb.Memory(content=fresh[i], scope=pb.Scope(user_id=f"user-{i % users}"))

@@ -10,23 +10,16 @@ from __future__ import annotations
 
 import argparse
 import functools
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import grpc
 from corpus import memories, queries
+from harness import on_scratch_server, percentiles, spread, store
 
-from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
-
-
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    return ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
 
 
 def main() -> None:
@@ -35,31 +28,14 @@ def main() -> None:
     parser.add_argument("--per-user", type=int, default=100)
     parser.add_argument("--samples", type=int, default=300)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as data_dir:
-        server = ServerProcess(Path(data_dir)).start()
-        try:
-            with server.channel() as channel:
-                run(channel, args)
-        finally:
-            server.stop()
+    on_scratch_server(run, args)
 
 
 def run(channel: grpc.Channel, args: argparse.Namespace) -> None:
     stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
     texts = memories(args.memories)
     users = max(1, args.memories // args.per_user)
-    for offset in range(0, args.memories, 100):
-        requests = [
-            svc.CreateMemoryRequest(
-                memory=pb.Memory(
-                    content=text, scope=pb.Scope(user_id=f"user-{(offset + i) % users}")
-                )
-            )
-            for i, text in enumerate(texts[offset : offset + 100])
-        ]
-        stub.BatchCreateMemories(
-            svc.BatchCreateMemoriesRequest(requests=requests, mode=svc.WRITE_MODE_SYNC)
-        )
+    store(stub, spread(texts, users))
     for i in range(20):
         stub.CreateMemory(
             svc.CreateMemoryRequest(

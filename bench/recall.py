@@ -7,13 +7,11 @@ Runs a real server, stores the set, and reports recall@1, recall@5 and MRR
 from __future__ import annotations
 
 import argparse
-import tempfile
-from pathlib import Path
 
 import grpc
+from harness import on_scratch_server, store
 from recall_set import recall_set
 
-from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
@@ -27,26 +25,13 @@ def main() -> None:
     parser.add_argument("--targets", type=int, default=15, help="target memories per user")
     parser.add_argument("--distractors", type=int, default=15, help="distractors per user")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as data_dir:
-        server = ServerProcess(Path(data_dir)).start()
-        try:
-            with server.channel() as channel:
-                run(channel, args)
-        finally:
-            server.stop()
+    on_scratch_server(run, args)
 
 
 def run(channel: grpc.Channel, args: argparse.Namespace) -> None:
     stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
     cases, stored = recall_set(args.users, args.targets, args.distractors)
-    for user, texts in stored.items():
-        requests = [
-            svc.CreateMemoryRequest(memory=pb.Memory(content=t, scope=pb.Scope(user_id=user)))
-            for t in texts
-        ]
-        stub.BatchCreateMemories(
-            svc.BatchCreateMemoriesRequest(requests=requests, mode=svc.WRITE_MODE_SYNC)
-        )
+    store(stub, stored)
     total = sum(len(t) for t in stored.values())
     print(f"{len(cases)} queries over {total} memories of {len(stored)} users\n")
     print("| mode | recall@1 | recall@5 | MRR@10 |")

@@ -20,7 +20,7 @@ from pathlib import Path
 import grpc
 from corpus import memories
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from latency import percentiles, timed
+from harness import percentiles, timed
 
 from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_pb2 as pb

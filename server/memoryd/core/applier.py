@@ -27,6 +27,7 @@ from memoryd.core.model import (
     Scope,
     Selection,
     WriteOutcome,
+    as_memory,
 )
 from memoryd.core.operations import Delete
 from memoryd.core.validation import Limits
@@ -77,19 +78,7 @@ class Applier:
             )
         if result is not None:
             return result
-        now = self._clock()
-        memory = Memory(
-            id=new.memory_id or new.generated_id,
-            content=new.content,
-            scope=new.scope,
-            memory_type=new.memory_type,
-            category=new.category,
-            metadata=new.metadata,
-            memory_key=new.memory_key,
-            create_time=now,
-            update_time=now,
-            version=1,
-        )
+        memory = as_memory(new, self._clock(), version=1)
         await self._put(memory, vector, stamp)
         return CreateResult(memory, WriteOutcome.CREATED)
 

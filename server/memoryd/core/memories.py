@@ -40,7 +40,9 @@ from memoryd.core.model import (
     WriteOutcome,
     WriteState,
     WriteStatus,
+    as_memory,
 )
+from memoryd.core.policy import UNRESTRICTED, Access, Principal, authorize, may, readable
 from memoryd.core.retrieval import Retrieval
 from memoryd.core.tracing import current_trace_context
 from memoryd.core.validation import Limits
@@ -140,13 +142,21 @@ class Memories:
         request_id: str = "",
         *,
         is_batch: bool = False,
+        principal: Principal = UNRESTRICTED,
     ) -> Receipt[tuple[CreateResult, ...]]:
         """Stores memories in order: each is created, updates the memory with its
         key or id, or is skipped as a near-duplicate. Every item is checked
-        before any is journaled; raises InvalidArgument, Overloaded, ShuttingDown."""
+        before any is journaled; raises InvalidArgument, PermissionDenied,
+        Overloaded, ShuttingDown.
+
+        ``principal`` is the caller (every method takes one): its scope rules
+        (core/policy.py) apply before anything is read or written."""
+        news = [replace(n, scope=authorize(principal, n.scope, Access.WRITE)) for n in news]
         if is_batch and not 1 <= len(news) <= self._limits.max_batch_size:
             raise InvalidArgument(
-                "requests", f"needs 1 to {self._limits.max_batch_size} items, got {len(news)}"
+                "requests",
+                f"needs 1 to {self._limits.max_batch_size} items, got {len(news)} "
+                "(limit max_batch_size)",
             )
         for i, new in enumerate(news):
             try:
@@ -156,7 +166,9 @@ class Memories:
                 raise InvalidArgument(field, exc.reason) from exc
         items = tuple(replace(new, generated_id=new.memory_id or str(uuid.uuid4())) for new in news)
         kind = operations.BATCH_CREATE if is_batch else operations.CREATE
-        seq, state, outcome, original = await self._write(items, mode, request_id, kind)
+        seq, state, outcome, original = await self._write(
+            items, mode, request_id, kind, principal=principal
+        )
         token = self._token(seq)
         if state is None:
             assert isinstance(original, tuple)
@@ -165,13 +177,19 @@ class Memories:
         return Receipt(token, outcome)
 
     async def update(
-        self, change: MemoryChange, mode: WriteMode, request_id: str = ""
+        self,
+        change: MemoryChange,
+        mode: WriteMode,
+        request_id: str = "",
+        *,
+        principal: Principal = UNRESTRICTED,
     ) -> Receipt[Memory | None]:
         """Applies a partial change; changed content is embedded again. In SYNC
         mode raises MemoryNotFound or VersionConflict; in ASYNC mode those show
         in the write status."""
+        change = replace(change, scope=authorize(principal, change.scope, Access.WRITE))
         validation.check_change(change, self._limits)
-        seq, state, outcome, _ = await self._write(change, mode, request_id)
+        seq, state, outcome, _ = await self._write(change, mode, request_id, principal=principal)
         assert outcome is None or isinstance(outcome, Memory)
         return Receipt(self._token(seq), outcome)
 
@@ -182,12 +200,15 @@ class Memories:
         expected_version: int | None,
         mode: WriteMode,
         request_id: str = "",
+        *,
+        principal: Principal = UNRESTRICTED,
     ) -> str:
         """Deletes one memory; returns the write token. Errors as for update."""
+        scope = authorize(principal, scope, Access.WRITE)
         scoping.check_id(memory_id, "id", required=True)
         scoping.check_scope(scope, "scope")
         delete = operations.Delete(memory_id, scope, expected_version)
-        seq, _, _, _ = await self._write(delete, mode, request_id)
+        seq, _, _, _ = await self._write(delete, mode, request_id, principal=principal)
         return self._token(seq)
 
     async def forget(
@@ -198,9 +219,11 @@ class Memories:
         mode: WriteMode,
         request_id: str = "",
         wait_seconds: float | None = None,
+        principal: Principal = UNRESTRICTED,
     ) -> Receipt[int]:
         """Deletes (or with dry_run, counts) the selected memories. The count is
         final in SYNC mode and for a dry run, 0 in ASYNC mode."""
+        selection = replace(selection, scope=authorize(principal, selection.scope, Access.FORGET))
         validation.check_selection(selection, self._limits)
         if dry_run:
             await self.wait_for_scope(selection.scope, "", wait_seconds)
@@ -208,17 +231,25 @@ class Memories:
                 selection_filter(selection, scoping.forget_filter(selection.scope))
             )
             return Receipt("", count)
-        seq, _, outcome, _ = await self._write(selection, mode, request_id)
+        seq, _, outcome, _ = await self._write(selection, mode, request_id, principal=principal)
         return Receipt(self._token(seq), outcome if isinstance(outcome, int) else 0)
 
-    async def write_status(self, token: str) -> WriteStatus:
-        """Raises UnknownWrite for a token this journal never issued."""
+    async def write_status(self, token: str, *, principal: Principal = UNRESTRICTED) -> WriteStatus:
+        """Raises UnknownWrite for a token this journal never issued, and for
+        one of a write in a scope the principal may not read (indistinguishable,
+        so a token never reveals another principal's write)."""
         if not token:
             raise InvalidArgument("write_token", "must not be empty")
         seq = self._seq_of(token, "write_token", unknown_is_error=True)
         entry = await self._journal.get(seq)
         if entry is None:
             raise UnknownWrite(token)
+        if not principal.is_unrestricted:
+            operation = operations.operation_from_json(entry.kind, entry.operation)
+            if not all(
+                may(principal, scope, Access.READ) for scope in operations.scopes_of(operation)
+            ):
+                raise UnknownWrite(token)
         state = WriteState(entry.state)
         outcome = error = None
         if state is WriteState.APPLIED and entry.outcome is not None:
@@ -241,11 +272,17 @@ class Memories:
         mode: WriteMode,
         request_id: str,
         kind: str = "",
+        *,
+        principal: Principal = UNRESTRICTED,
     ) -> tuple[int, str | None, operations.Outcome, operations.Operation]:
         """Journals a write. Returns (seq, final state or None in ASYNC mode,
         final outcome, the operation as first journaled under this request_id)."""
         if request_id:
             scoping.check_id(request_id, "request_id", required=True)
+            if not principal.is_unrestricted:
+                # Each principal has its own request_id space, so none can
+                # replay, or probe for, another's request.
+                request_id = f"{principal.name}\x1f{request_id}"
         if self._is_closing:
             raise ShuttingDown()
         backlog = self._indexer.backlog
@@ -292,36 +329,36 @@ class Memories:
         return seq, entry.state, operations.outcome_from_json(kind, entry.outcome), original
 
     def _accepted(self, item: NewMemory) -> CreateResult:
-        now = self._clock()
-        memory = Memory(
-            id=item.memory_id or item.generated_id,
-            content=item.content,
-            scope=item.scope,
-            memory_type=item.memory_type,
-            category=item.category,
-            metadata=item.metadata,
-            memory_key=item.memory_key,
-            create_time=now,
-            update_time=now,
-            version=0,
-        )
-        return CreateResult(memory, WriteOutcome.ACCEPTED)
+        return CreateResult(as_memory(item, self._clock(), version=0), WriteOutcome.ACCEPTED)
 
     # --- reads ------------------------------------------------------------------
 
     async def get(
-        self, memory_id: str, scope: Scope, consistency_token: str = "", wait: float | None = None
+        self,
+        memory_id: str,
+        scope: Scope,
+        consistency_token: str = "",
+        wait: float | None = None,
+        *,
+        principal: Principal = UNRESTRICTED,
     ) -> Memory:
         """Raises MemoryNotFound unless the scope's owner has this memory."""
+        scope = authorize(principal, scope, Access.READ)
         scoping.check_id(memory_id, "id", required=True)
         scoping.check_scope(scope, "scope")
         await self.wait_for_scope(scope, consistency_token, wait)
         return (await self._applier.owned(memory_id, scope))[0]
 
     async def search(
-        self, query: SearchQuery, consistency_token: str = "", wait: float | None = None
+        self,
+        query: SearchQuery,
+        consistency_token: str = "",
+        wait: float | None = None,
+        *,
+        principal: Principal = UNRESTRICTED,
     ) -> list[ScoredMemory]:
         """The memories of the scope closest to the query text, best first."""
+        query = replace(query, selection=readable(principal, query.selection))
         self._retrieval.check(query)
         if self._telemetry.record_content:
             trace.get_current_span().set_attribute("memoryd.query.text", query.text)
@@ -347,9 +384,15 @@ class Memories:
         return self._writes.version(scope)
 
     async def list(
-        self, query: ListQuery, consistency_token: str = "", wait: float | None = None
+        self,
+        query: ListQuery,
+        consistency_token: str = "",
+        wait: float | None = None,
+        *,
+        principal: Principal = UNRESTRICTED,
     ) -> MemoryPage:
         """One page of the scope's memories, newest first."""
+        query = replace(query, selection=readable(principal, query.selection))
         validation.check_selection(query.selection, self._limits)
         if query.page_size < 0:
             raise InvalidArgument("page_size", "must not be negative (0 means 50)")

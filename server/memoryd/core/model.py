@@ -108,6 +108,22 @@ class NewMemory:
     generated_id: str = ""
 
 
+def as_memory(new: NewMemory, now: datetime, version: int) -> Memory:
+    """The memory a create stores (version 1), or reports as accepted (version 0)."""
+    return Memory(
+        id=new.memory_id or new.generated_id,
+        content=new.content,
+        scope=new.scope,
+        memory_type=new.memory_type,
+        category=new.category,
+        metadata=new.metadata,
+        memory_key=new.memory_key,
+        create_time=now,
+        update_time=now,
+        version=version,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class CreateResult:
     """The outcome of a create and the memory it produced or found."""

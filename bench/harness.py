@@ -1,0 +1,73 @@
+"""Shared benchmark plumbing: a scratch server, loading memories, timing, percentiles."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import grpc
+
+from memoryd.testing import ServerProcess
+from memoryd.v1 import memory_pb2 as pb
+from memoryd.v1 import memory_service_pb2 as svc
+from memoryd.v1 import memory_service_pb2_grpc
+
+Run = Callable[[grpc.Channel, argparse.Namespace], None]
+
+
+def on_scratch_server(
+    run: Run, args: argparse.Namespace, env: dict[str, str] | None = None
+) -> None:
+    """Runs ``run`` against a fresh memoryd server on a temporary data directory."""
+    with tempfile.TemporaryDirectory() as data_dir:
+        server = ServerProcess(Path(data_dir), env=env or {}).start()
+        try:
+            with server.channel() as channel:
+                run(channel, args)
+        finally:
+            server.stop()
+
+
+def spread(texts: Sequence[str], users: int) -> dict[str, list[str]]:
+    """Texts dealt round-robin to ``users`` users named user-0, user-1, ..."""
+    by_user: dict[str, list[str]] = {}
+    for i, text in enumerate(texts):
+        by_user.setdefault(f"user-{i % users}", []).append(text)
+    return by_user
+
+
+def store(
+    stub: memory_service_pb2_grpc.MemoryServiceStub, by_user: Mapping[str, Sequence[str]]
+) -> float:
+    """Stores every user's texts in SYNC batches of 100; returns the seconds it took."""
+    start = time.perf_counter()
+    for user, texts in by_user.items():
+        for offset in range(0, len(texts), 100):
+            requests = [
+                svc.CreateMemoryRequest(memory=pb.Memory(content=t, scope=pb.Scope(user_id=user)))
+                for t in texts[offset : offset + 100]
+            ]
+            stub.BatchCreateMemories(
+                svc.BatchCreateMemoriesRequest(requests=requests, mode=svc.WRITE_MODE_SYNC)
+            )
+    return time.perf_counter() - start
+
+
+def timed(call: Callable[[int], object], count: int) -> list[float]:
+    """Milliseconds of ``count`` sequential calls."""
+    samples = []
+    for i in range(count):
+        start = time.perf_counter()
+        call(i)
+        samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    """(p50, p95)."""
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
