@@ -216,7 +216,8 @@ class MemoryServiceServicer:
     def GetWriteStatus(self, request, context):
         """Returns the state of a write by its write_token and, once applied, the
         result its RPC would have returned in WRITE_MODE_SYNC. Returns NOT_FOUND
-        for a token this server never issued.
+        for a token this server never issued, or whose write finished longer ago
+        than the request id retention (24 hours by default).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

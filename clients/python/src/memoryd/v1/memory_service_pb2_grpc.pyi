@@ -111,7 +111,8 @@ class MemoryServiceStub:
     GetWriteStatus: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.GetWriteStatusRequest, _memory_service_pb2.GetWriteStatusResponse]
     """Returns the state of a write by its write_token and, once applied, the
     result its RPC would have returned in WRITE_MODE_SYNC. Returns NOT_FOUND
-    for a token this server never issued.
+    for a token this server never issued, or whose write finished longer ago
+    than the request id retention (24 hours by default).
     """
     ForgetMemories: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.ForgetMemoriesRequest, _memory_service_pb2.ForgetMemoriesResponse]
     """Deletes the memories of a scope that match the optional types,
@@ -203,7 +204,8 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     GetWriteStatus: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.GetWriteStatusRequest, _memory_service_pb2.GetWriteStatusResponse]  # type: ignore[assignment]
     """Returns the state of a write by its write_token and, once applied, the
     result its RPC would have returned in WRITE_MODE_SYNC. Returns NOT_FOUND
-    for a token this server never issued.
+    for a token this server never issued, or whose write finished longer ago
+    than the request id retention (24 hours by default).
     """
     ForgetMemories: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.ForgetMemoriesRequest, _memory_service_pb2.ForgetMemoriesResponse]  # type: ignore[assignment]
     """Deletes the memories of a scope that match the optional types,
@@ -346,7 +348,8 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_memory_service_pb2.GetWriteStatusResponse, _abc.Awaitable[_memory_service_pb2.GetWriteStatusResponse]]:
         """Returns the state of a write by its write_token and, once applied, the
         result its RPC would have returned in WRITE_MODE_SYNC. Returns NOT_FOUND
-        for a token this server never issued.
+        for a token this server never issued, or whose write finished longer ago
+        than the request id retention (24 hours by default).
         """
 
     @_abc_1.abstractmethod
