@@ -38,6 +38,7 @@ from memoryd_client.errors import (
 from memoryd_client.interceptors import tracing_available
 from memoryd_client.messages import dict_from_struct, struct_from_dict, with_request_id
 from memoryd_client.options import ClientOptions
+from memoryd_client.preload import PreloadEvent, preload_event
 
 __all__ = [
     "AsyncMemorydClient",
@@ -52,6 +53,7 @@ __all__ = [
     "MemorydError",
     "Overloaded",
     "PermissionDenied",
+    "PreloadEvent",
     "TransientError",
     "Unauthenticated",
     "Unavailable",
@@ -61,6 +63,7 @@ __all__ = [
     "dict_from_struct",
     "filters",
     "pb",
+    "preload_event",
     "struct_from_dict",
     "svc",
     "tracing_available",

@@ -5,7 +5,11 @@ from __future__ import annotations
 import grpc
 
 from memoryd.v1 import memory_service_pb2 as svc
-from memoryd_client.interceptors import AsyncMetadataInterceptor, MetadataInterceptor
+from memoryd_client.interceptors import (
+    AsyncMetadataInterceptor,
+    AsyncStreamMetadataInterceptor,
+    MetadataInterceptor,
+)
 from memoryd_client.options import SERVICE, ClientOptions
 
 #: GetWriteStatus is called by path, so the client works with stubs generated
@@ -38,7 +42,11 @@ def sync_channel(options: ClientOptions) -> tuple[grpc.Channel, grpc.Channel]:
 
 def aio_channel(options: ClientOptions) -> grpc.aio.Channel:
     """A channel bound to the running event loop; never use it from another loop."""
-    interceptors = [AsyncMetadataInterceptor(options.token), *options.interceptors]
+    interceptors = [
+        AsyncMetadataInterceptor(options.token),
+        AsyncStreamMetadataInterceptor(options.token),
+        *options.interceptors,
+    ]
     if options.tls:
         return grpc.aio.secure_channel(
             options.target,

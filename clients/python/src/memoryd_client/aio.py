@@ -24,6 +24,7 @@ from memoryd_client.client import _POLL_MAX, _POLL_START, _pending
 from memoryd_client.errors import Unavailable, WriteFailed, error_from_rpc, error_from_status
 from memoryd_client.messages import with_request_id
 from memoryd_client.options import ClientOptions, resolve_options
+from memoryd_client.preload import PreloadEvent, preload_event
 
 _Response = TypeVar("_Response")
 
@@ -144,6 +145,26 @@ class AsyncMemorydClient:
     ) -> svc.ForgetMemoriesResponse:
         stub = self._current().stub
         return await self._call(stub.ForgetMemories, with_request_id(request), self._write(timeout))
+
+    async def preload(
+        self, request: svc.PreloadRequest, *, timeout: float | None = None
+    ) -> AsyncIterator[PreloadEvent]:
+        """The Preload stream's events, typed; as MemorydClient.preload.
+
+        Use it with ``async for`` in the loop that started it. Leaving the loop
+        early cancels the call once the generator is closed (``aclose()``, or
+        when it is collected).
+        """
+        call = self._current().stub.Preload(request, timeout=self._read(timeout))
+        try:
+            async for response in call:
+                event = preload_event(response)
+                if event is not None:
+                    yield event
+        except grpc.aio.AioRpcError as error:
+            raise error_from_rpc(error) from None
+        finally:
+            call.cancel()
 
     async def get_write_status(
         self, write_token: str, *, timeout: float | None = None

@@ -16,6 +16,7 @@ from memoryd_client import _channels
 from memoryd_client.errors import Unavailable, WriteFailed, error_from_rpc, error_from_status
 from memoryd_client.messages import with_request_id
 from memoryd_client.options import ClientOptions, resolve_options
+from memoryd_client.preload import PreloadEvent, preload_event
 
 _Response = TypeVar("_Response")
 
@@ -134,6 +135,28 @@ class MemorydClient:
     ) -> svc.ForgetMemoriesResponse:
         stub = self._connect()
         return self._call(stub.ForgetMemories, with_request_id(request), self._write(timeout))
+
+    def preload(
+        self, request: svc.PreloadRequest, *, timeout: float | None = None
+    ) -> Iterator[PreloadEvent]:
+        """The Preload stream's events, typed (see ``memoryd_client.preload``): ScopeHits
+        per scope, PreloadContext, then PreloadDone; or one PreloadNotModified.
+
+        ``timeout`` (default: the read timeout) is the deadline of the whole stream;
+        the server sends a partial PreloadDone rather than miss it when it can.
+        Raises a MemorydError subclass, when iterated, if the call fails.
+        Stopping early (``break``, or closing the iterator) cancels the call.
+        """
+        call = self._connect().Preload(request, timeout=self._read(timeout))
+        try:
+            for response in call:
+                event = preload_event(response)
+                if event is not None:
+                    yield event
+        except grpc.RpcError as error:
+            raise error_from_rpc(error) from None
+        finally:
+            call.cancel()
 
     def get_write_status(
         self, write_token: str, *, timeout: float | None = None

@@ -51,16 +51,14 @@ class _CallDetails(NamedTuple):
     compression: grpc.Compression | None
 
 
-class MetadataInterceptor(grpc.UnaryUnaryClientInterceptor):
-    """Sync interceptor adding ``call_metadata`` to every unary call."""
+class MetadataInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):
+    """Sync interceptor adding ``call_metadata`` to every unary and server-streaming call."""
 
     def __init__(self, token: str | None) -> None:
         self._token = token
 
-    def intercept_unary_unary(
-        self, continuation: Callable[[Any, Any], Any], client_call_details: Any, request: Any
-    ) -> Any:
-        details = _CallDetails(
+    def _details(self, client_call_details: Any) -> _CallDetails:
+        return _CallDetails(
             client_call_details.method,
             client_call_details.timeout,
             _merged(client_call_details.metadata, call_metadata(self._token)),
@@ -68,7 +66,16 @@ class MetadataInterceptor(grpc.UnaryUnaryClientInterceptor):
             client_call_details.wait_for_ready,
             getattr(client_call_details, "compression", None),
         )
-        return continuation(details, request)
+
+    def intercept_unary_unary(
+        self, continuation: Callable[[Any, Any], Any], client_call_details: Any, request: Any
+    ) -> Any:
+        return continuation(self._details(client_call_details), request)
+
+    def intercept_unary_stream(
+        self, continuation: Callable[[Any, Any], Any], client_call_details: Any, request: Any
+    ) -> Any:
+        return continuation(self._details(client_call_details), request)
 
 
 class AsyncMetadataInterceptor(grpc.aio.UnaryUnaryClientInterceptor):
@@ -84,11 +91,31 @@ class AsyncMetadataInterceptor(grpc.aio.UnaryUnaryClientInterceptor):
     async def intercept_unary_unary(
         self, continuation: Any, client_call_details: grpc.aio.ClientCallDetails, request: Any
     ) -> Any:
-        details = grpc.aio.ClientCallDetails(
-            client_call_details.method,
-            client_call_details.timeout,
-            grpc.aio.Metadata(*_merged(client_call_details.metadata, call_metadata(self._token))),
-            client_call_details.credentials,
-            client_call_details.wait_for_ready,
-        )
-        return await continuation(details, request)
+        return await continuation(_aio_details(client_call_details, self._token), request)
+
+
+class AsyncStreamMetadataInterceptor(grpc.aio.UnaryStreamClientInterceptor):
+    """Async interceptor adding ``call_metadata`` to every server-streaming call (Preload).
+
+    A separate class: grpc.aio files each interceptor under one call type only.
+    """
+
+    def __init__(self, token: str | None) -> None:
+        self._token = token
+
+    async def intercept_unary_stream(
+        self, continuation: Any, client_call_details: grpc.aio.ClientCallDetails, request: Any
+    ) -> Any:
+        return await continuation(_aio_details(client_call_details, self._token), request)
+
+
+def _aio_details(
+    client_call_details: grpc.aio.ClientCallDetails, token: str | None
+) -> grpc.aio.ClientCallDetails:
+    return grpc.aio.ClientCallDetails(
+        client_call_details.method,
+        client_call_details.timeout,
+        grpc.aio.Metadata(*_merged(client_call_details.metadata, call_metadata(token))),
+        client_call_details.credentials,
+        client_call_details.wait_for_ready,
+    )

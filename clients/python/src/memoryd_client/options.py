@@ -36,7 +36,8 @@ class ClientOptions:
     channel_options: extra ``grpc.*`` channel arguments, appended last.
     interceptors: extra client interceptors, run after the built-in ones
         (sync clients take grpc.UnaryUnaryClientInterceptor, async clients
-        grpc.aio.UnaryUnaryClientInterceptor).
+        grpc.aio.UnaryUnaryClientInterceptor; Preload, a server stream, goes
+        through grpc.UnaryStreamClientInterceptor / grpc.aio.UnaryStreamClientInterceptor).
 
     Raises ValueError naming the field and the fix when a value is out of range.
     """
