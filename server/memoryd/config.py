@@ -2,16 +2,36 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+
+_SHA256_HEX = re.compile(r"[0-9a-fA-F]{64}")
+
+
+class PrincipalSettings(BaseModel):
+    """Who an API key or a client certificate is: an end user (``user_id``) or a
+    service (``service``), with its grants (see core/policy.py)."""
+
+    model_config = {"extra": "forbid"}
+
+    user_id: str = ""
+    service: str = ""
+    scopes: list[str] = []
+
+    @model_validator(mode="after")
+    def _names_one(self) -> PrincipalSettings:
+        if bool(self.user_id) == bool(self.service):
+            raise ValueError("set exactly one of user_id and service")
+        return self
 
 
 class Settings(BaseSettings):
@@ -54,6 +74,49 @@ class Settings(BaseSettings):
     max_content_bytes: int = Field(32 * 1024, gt=0, description="MEMORYD_MAX_CONTENT_BYTES.")
     max_metadata_bytes: int = Field(16 * 1024, gt=0, description="MEMORYD_MAX_METADATA_BYTES.")
     max_batch_size: int = Field(100, gt=0, description="MEMORYD_MAX_BATCH_SIZE.")
+    max_metadata_keys: int = Field(
+        64, gt=0, description="MEMORYD_MAX_METADATA_KEYS: keys per memory, nested ones included."
+    )
+    max_search_limit: int = Field(
+        100, gt=0, description="MEMORYD_MAX_SEARCH_LIMIT: results a search may ask for."
+    )
+    auth_mode: Literal["none", "api_key", "jwt", "mtls"] = Field(
+        "none",
+        description="MEMORYD_AUTH_MODE: 'none' (scopes come from requests; development only), "
+        "'api_key', 'jwt' or 'mtls'.",
+    )
+    api_keys: dict[str, PrincipalSettings] = Field(
+        default_factory=dict,
+        description="MEMORYD_API_KEYS: SHA-256 (hex) of each API key -> its principal.",
+    )
+    jwt_secret: SecretStr | None = Field(None, description="MEMORYD_JWT_SECRET: HS256 secret.")
+    jwt_public_key_file: Path | None = Field(
+        None, description="MEMORYD_JWT_PUBLIC_KEY_FILE: PEM public key for RS256 tokens."
+    )
+    jwt_jwks_file: Path | None = Field(
+        None, description="MEMORYD_JWT_JWKS_FILE: a local JWKS file of token keys."
+    )
+    jwt_algorithms: list[str] = Field(
+        default_factory=list,
+        description="MEMORYD_JWT_ALGORITHMS: accepted; default HS256 with a secret, else RS256.",
+    )
+    jwt_audience: str = Field("", description="MEMORYD_JWT_AUDIENCE: required 'aud', if set.")
+    jwt_issuer: str = Field("", description="MEMORYD_JWT_ISSUER: required 'iss', if set.")
+    mtls_principals: dict[str, PrincipalSettings] = Field(
+        default_factory=dict,
+        description="MEMORYD_MTLS_PRINCIPALS: client certificate SAN -> its principal (mtls).",
+    )
+    tls_cert_file: Path | None = Field(None, description="MEMORYD_TLS_CERT_FILE: PEM chain.")
+    tls_key_file: Path | None = Field(None, description="MEMORYD_TLS_KEY_FILE: PEM key.")
+    tls_client_ca_file: Path | None = Field(
+        None, description="MEMORYD_TLS_CLIENT_CA_FILE: require client certificates from this CA."
+    )
+    rate_limit_per_second: float = Field(
+        0.0, ge=0, description="MEMORYD_RATE_LIMIT_PER_SECOND: per principal; 0 turns it off."
+    )
+    rate_limit_burst: int = Field(
+        50, gt=0, description="MEMORYD_RATE_LIMIT_BURST: requests a principal may send at once."
+    )
     max_message_bytes: int = Field(
         8 * 1024 * 1024, gt=0, description="MEMORYD_MAX_MESSAGE_BYTES: gRPC message limit."
     )
@@ -112,6 +175,34 @@ class Settings(BaseSettings):
         description="MEMORYD_DEFAULT_RETRIEVAL_MODE: how searches that name no retrieval_mode "
         "rank; dense won bench/recall.py's paraphrase set (hybrid: dense + BM25, fused by RRF).",
     )
+
+    @model_validator(mode="after")
+    def _auth_is_complete(self) -> Settings:
+        if (self.tls_cert_file is None) != (self.tls_key_file is None):
+            raise ValueError("set both MEMORYD_TLS_CERT_FILE and MEMORYD_TLS_KEY_FILE, or neither")
+        if self.tls_client_ca_file is not None and self.tls_cert_file is None:
+            raise ValueError("MEMORYD_TLS_CLIENT_CA_FILE needs MEMORYD_TLS_CERT_FILE")
+        if self.auth_mode == "api_key" and not self.api_keys:
+            raise ValueError("auth_mode 'api_key' needs MEMORYD_API_KEYS")
+        for digest in self.api_keys:
+            if not _SHA256_HEX.fullmatch(digest):
+                raise ValueError(
+                    "MEMORYD_API_KEYS are keyed by the SHA-256 of each key, in hex "
+                    "(echo -n KEY | sha256sum), never by the key itself"
+                )
+        key_sources = [self.jwt_secret, self.jwt_public_key_file, self.jwt_jwks_file]
+        if self.auth_mode == "jwt" and sum(k is not None for k in key_sources) != 1:
+            raise ValueError(
+                "auth_mode 'jwt' needs exactly one of MEMORYD_JWT_SECRET, "
+                "MEMORYD_JWT_PUBLIC_KEY_FILE and MEMORYD_JWT_JWKS_FILE"
+            )
+        if self.auth_mode == "mtls" and (
+            self.tls_client_ca_file is None or not self.mtls_principals
+        ):
+            raise ValueError(
+                "auth_mode 'mtls' needs MEMORYD_TLS_CLIENT_CA_FILE and MEMORYD_MTLS_PRINCIPALS"
+            )
+        return self
 
     @classmethod
     def settings_customise_sources(

@@ -6,23 +6,29 @@ The only module that picks concrete backends and embedders.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import signal
 from dataclasses import dataclass
+from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from memoryd.api import observability
+from memoryd.api.abuse import Audit, RateLimit, RejectUndecodable
+from memoryd.api.auth import Authentication, Authenticator, NoAuthentication
 from memoryd.api.servicer import MemoryServicer
-from memoryd.config import Settings
+from memoryd.config import PrincipalSettings, Settings
 from memoryd.core.applier import Applier
 from memoryd.core.indexer import Indexer, IndexerSettings
 from memoryd.core.journal import Journal
 from memoryd.core.memories import Memories, WritePolicy, utc_now
 from memoryd.core.model import RetrievalMode
+from memoryd.core.policy import Principal
 from memoryd.core.preload import Preloader
+from memoryd.core.ratelimit import RateLimiter
 from memoryd.core.validation import Limits
 from memoryd.embed.base import Embedder
 from memoryd.embed.batching import MicroBatchingEmbedder
@@ -77,6 +83,8 @@ async def build(settings: Settings, telemetry: Telemetry | None = None) -> App:
         max_content_bytes=settings.max_content_bytes,
         max_metadata_bytes=settings.max_metadata_bytes,
         max_batch_size=settings.max_batch_size,
+        max_metadata_keys=settings.max_metadata_keys,
+        max_search_limit=settings.max_search_limit,
     )
     applier = Applier(
         index,
@@ -172,9 +180,17 @@ async def create_server(settings: Settings, app: App) -> tuple[grpc.aio.Server, 
         ("grpc.max_receive_message_length", settings.max_message_bytes),
         ("grpc.max_send_message_length", settings.max_message_bytes),
     ]
-    server = grpc.aio.server(
-        options=options, interceptors=observability.interceptors(app.telemetry)
-    )
+    # Telemetry first, so rejected calls are traced too; then whether the request
+    # parses at all; then who is calling,
+    # then whether they may call this often, then the audit line of what they did.
+    interceptors: list[grpc.aio.ServerInterceptor] = [
+        *observability.interceptors(app.telemetry),
+        RejectUndecodable(),
+        Authentication(authenticator(settings)),
+        RateLimit(RateLimiter(settings.rate_limit_per_second, settings.rate_limit_burst)),
+        Audit(),
+    ]
+    server = grpc.aio.server(options=options, interceptors=interceptors)
     memory_service_pb2_grpc.add_MemoryServiceServicer_to_server(
         MemoryServicer(app.memories, app.preloader), server
     )
@@ -190,15 +206,84 @@ async def create_server(settings: Settings, app: App) -> tuple[grpc.aio.Server, 
         ),
         server,
     )
-    port = server.add_insecure_port(f"{settings.host}:{settings.port}")
+    address = f"{settings.host}:{settings.port}"
+    credentials = _server_credentials(settings)
+    if credentials is None:
+        port = server.add_insecure_port(address)
+    else:
+        port = server.add_secure_port(address, credentials)
     if port == 0:
         raise OSError(f"cannot listen on {settings.host}:{settings.port}")
     return server, port
 
 
+def authenticator(settings: Settings) -> Authenticator:
+    """The Authenticator of ``settings.auth_mode``."""
+    from memoryd.api import credentials
+
+    match settings.auth_mode:
+        case "none":
+            return NoAuthentication()
+        case "api_key":
+            return credentials.ApiKeyAuthenticator(
+                {digest: _principal(p) for digest, p in settings.api_keys.items()}
+            )
+        case "jwt":
+            secret = settings.jwt_secret.get_secret_value() if settings.jwt_secret else None
+            default = ["HS256"] if secret is not None else ["RS256"]
+            return credentials.JwtAuthenticator(
+                secret=secret,
+                public_key=_read(settings.jwt_public_key_file),
+                jwks=_read(settings.jwt_jwks_file),
+                algorithms=settings.jwt_algorithms or default,
+                audience=settings.jwt_audience,
+                issuer=settings.jwt_issuer,
+            )
+        case "mtls":
+            return credentials.PeerCertificateAuthenticator(
+                {name: _principal(p) for name, p in settings.mtls_principals.items()}
+            )
+
+
+def _principal(config: PrincipalSettings) -> Principal:
+    name = f"user:{config.user_id}" if config.user_id else f"service:{config.service}"
+    return Principal(name=name, user_id=config.user_id, scopes=frozenset(config.scopes))
+
+
+def _read(path: Path | None) -> str | None:
+    return path.read_text() if path is not None else None
+
+
+def _server_credentials(settings: Settings) -> grpc.ServerCredentials | None:
+    if settings.tls_cert_file is None or settings.tls_key_file is None:
+        return None
+    client_ca = settings.tls_client_ca_file
+    return grpc.ssl_server_credentials(
+        [(settings.tls_key_file.read_bytes(), settings.tls_cert_file.read_bytes())],
+        root_certificates=client_ca.read_bytes() if client_ca else None,
+        require_client_auth=client_ca is not None,
+    )
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 async def serve(settings: Settings) -> None:
     """Runs until SIGTERM or SIGINT, then lets RPCs in flight finish and closes."""
     telemetry = setup(settings.telemetry, settings.telemetry_record_content)
+    if settings.auth_mode == "none" and not _is_loopback(settings.host):
+        logger.warning(
+            "SECURITY WARNING: auth_mode is 'none' and memoryd listens on %s, which is not a "
+            "loopback address: anyone who reaches it can read and write every user's memory. "
+            "Set MEMORYD_AUTH_MODE to api_key, jwt or mtls.",
+            settings.host,
+        )
     app = await build(settings, telemetry)
     server, port = await create_server(settings, app)
     await server.start()

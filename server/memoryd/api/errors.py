@@ -27,8 +27,11 @@ from memoryd.core.errors import (
     MemorydError,
     MemoryNotFound,
     Overloaded,
+    PermissionDenied,
+    RateLimited,
     ScopeTimedOut,
     ShuttingDown,
+    Unauthenticated,
     UnknownWrite,
     VersionConflict,
     WriteFailed,
@@ -54,6 +57,9 @@ _STATUS_OF: dict[type[Exception], tuple[grpc.StatusCode, str]] = {
     WriteFailed: (grpc.StatusCode.UNAVAILABLE, "WRITE_FAILED"),
     UnknownWrite: (grpc.StatusCode.NOT_FOUND, "UNKNOWN_WRITE_TOKEN"),
     ScopeTimedOut: (grpc.StatusCode.DEADLINE_EXCEEDED, "PRELOAD_SCOPE_TIMED_OUT"),
+    Unauthenticated: (grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED"),
+    PermissionDenied: (grpc.StatusCode.PERMISSION_DENIED, "SCOPE_NOT_PERMITTED"),
+    RateLimited: (grpc.StatusCode.RESOURCE_EXHAUSTED, "RATE_LIMITED"),
 }
 
 
@@ -70,10 +76,10 @@ def status_for(error: Exception) -> status_pb2.Status:
     details = [error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN)]
     if isinstance(error, InvalidArgument):
         violation = error_details_pb2.BadRequest.FieldViolation(
-            field=error.field, description=error.reason
+            field=_cut(error.field), description=_cut(error.reason)
         )
         details.append(error_details_pb2.BadRequest(field_violations=[violation]))
-    if isinstance(error, Overloaded):
+    if isinstance(error, Overloaded | RateLimited):
         delay = duration_pb2.Duration()
         delay.FromTimedelta(timedelta(seconds=error.retry_after))
         details.append(error_details_pb2.RetryInfo(retry_delay=delay))
@@ -85,7 +91,17 @@ def status_for(error: Exception) -> status_pb2.Status:
         details.append(
             error_details_pb2.ResourceInfo(resource_type="memory", resource_name=error.memory_id)
         )
-    return _status(code, str(error), details)
+    return _status(code, _cut(str(error)), details)
+
+
+#: Longest message or field name sent back: errors may quote what the client
+#: sent, and trailers over gRPC's metadata limit would turn the answer into
+#: RESOURCE_EXHAUSTED.
+_MAX_ECHO_CHARS = 1000
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= _MAX_ECHO_CHARS else text[:_MAX_ECHO_CHARS] + "…"
 
 
 def internal_status(incident: str) -> status_pb2.Status:

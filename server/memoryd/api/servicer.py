@@ -8,6 +8,7 @@ from typing import Any
 import grpc
 
 from memoryd.api import convert, preload_convert
+from memoryd.api.auth import current_principal
 from memoryd.api.errors import rpc_errors, rpc_stream_errors, status_for
 from memoryd.core.memories import Memories
 from memoryd.core.preload import Preloader
@@ -39,6 +40,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             [convert.new_memory_from_proto(request)],
             convert.mode_from_proto(request.mode),
             request.request_id,
+            principal=current_principal(),
         )
         return convert.create_result_to_proto(receipt.result[0], receipt.token)
 
@@ -51,7 +53,9 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             for i, item in enumerate(request.requests)
         ]
         mode = convert.mode_from_proto(request.mode)
-        receipt = await self._memories.create(news, mode, request.request_id, is_batch=True)
+        receipt = await self._memories.create(
+            news, mode, request.request_id, is_batch=True, principal=current_principal()
+        )
         return convert.batch_results_to_proto(receipt.result, receipt.token)
 
     @rpc_errors
@@ -63,6 +67,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             convert.scope_from_proto(request.scope),
             request.consistency_token,
             _wait_budget(context),
+            principal=current_principal(),
         )
         return svc.GetMemoryResponse(memory=convert.memory_to_proto(memory))
 
@@ -74,6 +79,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             convert.list_query_from_proto(request),
             request.consistency_token,
             _wait_budget(context),
+            principal=current_principal(),
         )
         return svc.ListMemoriesResponse(
             memories=[convert.memory_to_proto(m) for m in page.memories],
@@ -88,6 +94,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             convert.change_from_proto(request),
             convert.mode_from_proto(request.mode),
             request.request_id,
+            principal=current_principal(),
         )
         return convert.update_result_to_proto(receipt.result, receipt.token)
 
@@ -101,6 +108,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             request.expected_version if request.HasField("expected_version") else None,
             convert.mode_from_proto(request.mode),
             request.request_id,
+            principal=current_principal(),
         )
         return svc.DeleteMemoryResponse(write_token=token)
 
@@ -112,6 +120,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             convert.search_query_from_proto(request),
             request.consistency_token,
             _wait_budget(context),
+            principal=current_principal(),
         )
         return convert.search_results_to_proto(hits)
 
@@ -120,7 +129,9 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         self, request: svc.PreloadRequest, context: Context
     ) -> AsyncIterator[svc.PreloadResponse]:
         events = self._preloader.preload(
-            preload_convert.preload_request_from_proto(request), context.time_remaining
+            preload_convert.preload_request_from_proto(request),
+            context.time_remaining,
+            current_principal(),
         )
         async for event in events:
             yield preload_convert.preload_event_to_proto(event)
@@ -135,6 +146,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             mode=convert.mode_from_proto(request.mode),
             request_id=request.request_id,
             wait_seconds=_wait_budget(context),
+            principal=current_principal(),
         )
         return svc.ForgetMemoriesResponse(deleted_count=receipt.result, write_token=receipt.token)
 
@@ -142,5 +154,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def GetWriteStatus(
         self, request: svc.GetWriteStatusRequest, context: Context
     ) -> svc.GetWriteStatusResponse:
-        status = await self._memories.write_status(request.write_token)
+        status = await self._memories.write_status(
+            request.write_token, principal=current_principal()
+        )
         return convert.write_status_to_proto(status, status_for)

@@ -11,6 +11,9 @@ MemorydError
   WriteFailed(reason)                a journaled write could not be applied, after retries
   UnknownWrite(token)                a write token this server never issued or no longer keeps
   ScopeTimedOut(scope)               a Preload scope was not searched before the deadline came near
+  Unauthenticated(reason)            credentials missing, malformed, expired or not trusted
+  PermissionDenied(action)           the principal may not act in the requested scope
+  RateLimited(retry_after)           the principal's request rate is over its limit
 
 Each class carries data, never transport codes: api/errors.py maps them.
 """
@@ -102,6 +105,7 @@ class UnknownWrite(MemorydError):
     """No write with this token exists in this server's journal."""
 
     def __init__(self, token: str) -> None:
+        token = token[:120]  # echoed back; a huge one must not overflow the trailers
         super().__init__(f"write token {token!r} is unknown to this server")
         self.token = token
 
@@ -117,3 +121,31 @@ class ScopeTimedOut(MemorydError):
             f"the {scope} scope was not searched before the deadline; retry with a longer deadline"
         )
         self.scope = scope
+
+
+class Unauthenticated(MemorydError):
+    """The call carries no valid credentials for the configured auth mode."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"unauthenticated: {reason}")
+        self.reason = reason
+
+
+class PermissionDenied(MemorydError):
+    """The principal may not act in the scope it asked for.
+
+    Decided from the scope alone, before any lookup, so it never reveals
+    whether a memory exists.
+    """
+
+    def __init__(self, action: str) -> None:
+        super().__init__(f"permission denied: the caller may not {action}")
+        self.action = action
+
+
+class RateLimited(MemorydError):
+    """The principal sent more requests than its rate limit allows."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"rate limit exceeded; retry in {retry_after:.2f}s")
+        self.retry_after = retry_after

@@ -246,9 +246,10 @@ class Memories:
             raise UnknownWrite(token)
         if not principal.is_unrestricted:
             operation = operations.operation_from_json(entry.kind, entry.operation)
-            if not all(
-                may(principal, scope, Access.READ) for scope in operations.scopes_of(operation)
-            ):
+            # A forget's status is the forgetter's (an admin may not read the scope).
+            access = Access.FORGET if isinstance(operation, Selection) else Access.READ
+            scopes = operations.scopes_of(operation)
+            if not all(may(principal, scope, access) for scope in scopes):
                 raise UnknownWrite(token)
         state = WriteState(entry.state)
         outcome = error = None

@@ -16,7 +16,7 @@ import json
 import struct
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memoryd.core import rendering
 from memoryd.core.errors import InvalidArgument, MemorydError, ScopeTimedOut
@@ -29,6 +29,7 @@ from memoryd.core.model import (
     SearchQuery,
     Selection,
 )
+from memoryd.core.policy import UNRESTRICTED, Access, Principal, authorize, is_shared
 from memoryd.core.rendering import PreloadFormat
 from memoryd.embed.base import EmbeddingError, TokenCounter, Vector
 from memoryd.telemetry import Telemetry
@@ -141,10 +142,22 @@ class Preloader:
         self._clock = clock
 
     async def preload(
-        self, request: PreloadRequest, time_remaining: TimeRemaining
+        self,
+        request: PreloadRequest,
+        time_remaining: TimeRemaining,
+        principal: Principal = UNRESTRICTED,
     ) -> AsyncIterator[PreloadEvent]:
-        """The events of one Preload. Raises InvalidArgument, before the first
-        event, for a request the contract rejects."""
+        """The events of one Preload. Raises InvalidArgument, or PermissionDenied
+        for a scope the principal may not read, before the first event."""
+        agent = request.agent_scope
+        request = replace(
+            request,
+            user_scope=authorize(principal, request.user_scope, Access.READ),
+            # An agent scope that is not shared memory is the contract's error.
+            agent_scope=authorize(principal, agent, Access.READ)
+            if agent and is_shared(agent)
+            else agent,
+        )
         started = self._clock()
         is_first = True
         async for event in self._events(request, time_remaining):

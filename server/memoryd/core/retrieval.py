@@ -34,7 +34,7 @@ class Retrieval:
     def check(self, query: SearchQuery) -> None:
         """Raises InvalidArgument for a query ``search`` would reject."""
         validation.check_content(query.text, "query", self._limits)
-        validation.check_search_limit(query.limit)
+        validation.check_search_limit(query.limit, self._limits)
         validation.check_selection(query.selection, self._limits)
         if query.score_threshold is not None and not 0.0 <= query.score_threshold <= 1.0:
             raise InvalidArgument("score_threshold", "must be between 0 and 1")

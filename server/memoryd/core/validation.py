@@ -1,4 +1,8 @@
-"""The limits on what a request may carry, checked before anything is written."""
+"""The limits on what a request may carry, checked before anything is written.
+
+Each message names the limit it enforces (``max_content_bytes``), which is
+also the setting that raises it (MEMORYD_MAX_CONTENT_BYTES).
+"""
 
 from __future__ import annotations
 
@@ -14,7 +18,6 @@ from memoryd.core.model import MemoryChange, NewMemory, Selection
 from memoryd.core.scoping import check_id, check_scope
 
 _METADATA_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
-MAX_SEARCH_LIMIT = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +28,8 @@ class Limits:
     max_metadata_bytes: int = 16 * 1024
     max_batch_size: int = 100
     max_category_chars: int = 128
+    max_metadata_keys: int = 64
+    max_search_limit: int = 100
 
 
 def check_content(content: str, field: str, limits: Limits) -> None:
@@ -33,7 +38,9 @@ def check_content(content: str, field: str, limits: Limits) -> None:
     size = len(content.encode())
     if size > limits.max_content_bytes:
         raise InvalidArgument(
-            field, f"is {size} bytes; at most {limits.max_content_bytes} bytes allowed"
+            field,
+            f"is {size} bytes; at most {limits.max_content_bytes} bytes allowed "
+            "(limit max_content_bytes)",
         )
 
 
@@ -45,25 +52,36 @@ def check_category(category: str, field: str, limits: Limits) -> None:
 
 
 def check_metadata(metadata: Mapping[str, Any], field: str, limits: Limits) -> None:
-    _check_keys(metadata, field)
+    keys = _check_keys(metadata, field)
+    if keys > limits.max_metadata_keys:
+        raise InvalidArgument(
+            field,
+            f"has {keys} keys (nested ones included); at most {limits.max_metadata_keys} "
+            "allowed (limit max_metadata_keys)",
+        )
     size = len(json.dumps(metadata, separators=(",", ":")).encode())
     if size > limits.max_metadata_bytes:
         raise InvalidArgument(
-            field, f"is {size} bytes as JSON; at most {limits.max_metadata_bytes} bytes allowed"
+            field,
+            f"is {size} bytes as JSON; at most {limits.max_metadata_bytes} bytes allowed "
+            "(limit max_metadata_bytes)",
         )
 
 
-def _check_keys(value: Any, field: str) -> None:
+def _check_keys(value: Any, field: str) -> int:
+    """Checks every key's spelling; returns how many keys there are."""
+    count = 0
     if isinstance(value, Mapping):
         for key, child in value.items():
             if not _METADATA_KEY.fullmatch(key):
                 raise InvalidArgument(
                     field, f"key {key[:80]!r} must be 1-64 letters, digits, '_' or '-'"
                 )
-            _check_keys(child, f"{field}.{key}")
+            count += 1 + _check_keys(child, f"{field}.{key}")
     elif isinstance(value, list):
         for child in value:
-            _check_keys(child, field)
+            count += _check_keys(child, field)
+    return count
 
 
 def check_new_memory(new: NewMemory, field: str, limits: Limits) -> None:
@@ -87,9 +105,13 @@ def check_selection(selection: Selection, limits: Limits) -> None:
         validate_client_filter(selection.where, "filter")
 
 
-def check_search_limit(limit: int) -> None:
-    if not 1 <= limit <= MAX_SEARCH_LIMIT:
-        raise InvalidArgument("limit", f"must be 1 to {MAX_SEARCH_LIMIT} (0 means 5), got {limit}")
+def check_search_limit(limit: int, limits: Limits) -> None:
+    if not 1 <= limit <= limits.max_search_limit:
+        raise InvalidArgument(
+            "limit",
+            f"must be 1 to {limits.max_search_limit} (0 means 5), got {limit} "
+            "(limit max_search_limit)",
+        )
 
 
 def check_change(change: MemoryChange, limits: Limits) -> None:
