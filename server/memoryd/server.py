@@ -24,8 +24,8 @@ from memoryd.config import PrincipalSettings, Settings
 from memoryd.core.applier import Applier
 from memoryd.core.indexer import Indexer, IndexerSettings
 from memoryd.core.journal import Journal
-from memoryd.core.memories import Memories, WritePolicy, utc_now
-from memoryd.core.model import RetrievalMode
+from memoryd.core.memories import Memories
+from memoryd.core.model import RetrievalMode, WritePolicy, utc_now
 from memoryd.core.policy import Principal
 from memoryd.core.preload import Preloader
 from memoryd.core.ratelimit import RateLimiter

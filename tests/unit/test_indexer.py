@@ -12,8 +12,8 @@ from memoryd.core.applier import Applier
 from memoryd.core.errors import WriteFailed
 from memoryd.core.indexer import Indexer, IndexerSettings
 from memoryd.core.journal import Journal
-from memoryd.core.memories import Memories, utc_now
-from memoryd.core.model import NewMemory, Scope, WriteMode, WriteState
+from memoryd.core.memories import Memories
+from memoryd.core.model import NewMemory, Scope, WriteMode, WriteState, utc_now
 from memoryd.core.validation import Limits
 from memoryd.embed.base import EmbeddingError, Vector
 from memoryd.embed.onnx_local import OnnxMiniLMEmbedder

@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from collections.abc import Sequence
+from dataclasses import replace
 
 from opentelemetry import trace
 
@@ -25,12 +24,14 @@ from memoryd.core.freshness import WriteTracker
 from memoryd.core.indexer import Indexer
 from memoryd.core.journal import APPLIED, FAILED, Append, Journal
 from memoryd.core.model import (
+    Clock,
     CreateResult,
     ListQuery,
     Memory,
     MemoryChange,
     MemoryPage,
     NewMemory,
+    Receipt,
     RetrievalMode,
     Scope,
     ScoredMemory,
@@ -38,40 +39,19 @@ from memoryd.core.model import (
     Selection,
     WriteMode,
     WriteOutcome,
-    WriteState,
+    WritePolicy,
     WriteStatus,
     as_memory,
+    utc_now,
 )
 from memoryd.core.policy import UNRESTRICTED, Access, Principal, authorize, may, readable
 from memoryd.core.retrieval import Retrieval
 from memoryd.core.tracing import current_trace_context
 from memoryd.core.validation import Limits
+from memoryd.core.write_tokens import WriteTokens, status_of
 from memoryd.embed.base import Embedder
 from memoryd.store.base import ScrollCursor, VectorIndex
 from memoryd.telemetry import Telemetry
-
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-@dataclass(frozen=True, slots=True)
-class WritePolicy:
-    """Backpressure, read waits and idempotency retention; see config.Settings."""
-
-    max_backlog: int = 10_000
-    read_wait_max_seconds: float = 30.0
-    request_retention_seconds: float = 24 * 3600.0
-
-
-@dataclass(frozen=True, slots=True)
-class Receipt[T]:
-    """A write's token and its result: final in SYNC mode, provisional in ASYNC."""
-
-    token: str
-    result: T
 
 
 class Memories:
@@ -100,6 +80,7 @@ class Memories:
         self._index = index
         self._embedder = embedder
         self._journal = journal
+        self._tokens = WriteTokens(journal.journal_id)
         self._indexer = indexer
         self._applier = applier
         self._limits = limits or Limits()
@@ -169,7 +150,7 @@ class Memories:
         seq, state, outcome, original = await self._write(
             items, mode, request_id, kind, principal=principal
         )
-        token = self._token(seq)
+        token = self._tokens.token(seq)
         if state is None:
             assert isinstance(original, tuple)
             return Receipt(token, tuple(self._accepted(item) for item in original))
@@ -191,7 +172,7 @@ class Memories:
         validation.check_change(change, self._limits)
         seq, state, outcome, _ = await self._write(change, mode, request_id, principal=principal)
         assert outcome is None or isinstance(outcome, Memory)
-        return Receipt(self._token(seq), outcome)
+        return Receipt(self._tokens.token(seq), outcome)
 
     async def delete(
         self,
@@ -209,7 +190,7 @@ class Memories:
         scoping.check_scope(scope, "scope")
         delete = operations.Delete(memory_id, scope, expected_version)
         seq, _, _, _ = await self._write(delete, mode, request_id, principal=principal)
-        return self._token(seq)
+        return self._tokens.token(seq)
 
     async def forget(
         self,
@@ -232,7 +213,7 @@ class Memories:
             )
             return Receipt("", count)
         seq, _, outcome, _ = await self._write(selection, mode, request_id, principal=principal)
-        return Receipt(self._token(seq), outcome if isinstance(outcome, int) else 0)
+        return Receipt(self._tokens.token(seq), outcome if isinstance(outcome, int) else 0)
 
     async def write_status(self, token: str, *, principal: Principal = UNRESTRICTED) -> WriteStatus:
         """Raises UnknownWrite for a token this journal never issued, and for
@@ -240,7 +221,7 @@ class Memories:
         so a token never reveals another principal's write)."""
         if not token:
             raise InvalidArgument("write_token", "must not be empty")
-        seq = self._seq_of(token, "write_token", unknown_is_error=True)
+        seq = self._tokens.seq_of(token, "write_token", unknown_is_error=True)
         entry = await self._journal.get(seq)
         if entry is None:
             raise UnknownWrite(token)
@@ -251,21 +232,7 @@ class Memories:
             scopes = operations.scopes_of(operation)
             if not all(may(principal, scope, access) for scope in scopes):
                 raise UnknownWrite(token)
-        state = WriteState(entry.state)
-        outcome = error = None
-        if state is WriteState.APPLIED and entry.outcome is not None:
-            outcome = operations.outcome_from_json(entry.kind, entry.outcome)
-        if state is WriteState.FAILED and entry.outcome is not None:
-            error = operations.error_from_json(entry.outcome)
-        return WriteStatus(
-            token=token,
-            kind=entry.kind,
-            state=state,
-            create_time=datetime.fromtimestamp(entry.create_time, UTC),
-            apply_time=datetime.fromtimestamp(entry.apply_time, UTC) if entry.apply_time else None,
-            outcome=outcome,
-            error=error,
-        )
+        return status_of(entry, token)
 
     async def _write(
         self,
@@ -423,20 +390,9 @@ class Memories:
         ``wait`` seconds (None: the policy's maximum)."""
         seq = self._writes.pending_seq(scope)
         if consistency_token:
-            seq = max(seq, self._seq_of(consistency_token, "consistency_token"))
+            seq = max(seq, self._tokens.seq_of(consistency_token, "consistency_token"))
         if seq <= self._indexer.done_seq:
             return
         timeout = self._policy.read_wait_max_seconds if wait is None else max(0.0, wait)
         if not await self._indexer.wait_done(seq, timeout):
-            raise WriteNotApplied(self._token(seq))
-
-    def _token(self, seq: int) -> str:
-        return f"{self._journal.journal_id}-{seq}"
-
-    def _seq_of(self, token: str, field: str, *, unknown_is_error: bool = False) -> int:
-        journal_id, _, number = token.rpartition("-")
-        if journal_id != self._journal.journal_id or not number.isdigit():
-            if unknown_is_error:
-                raise UnknownWrite(token)
-            raise InvalidArgument(field, "is not a write_token this server issued")
-        return int(number)
+            raise WriteNotApplied(self._tokens.token(seq))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from memoryd.core.filters import Filter
@@ -207,3 +207,27 @@ class WriteStatus:
     apply_time: datetime | None
     outcome: object = None
     error: Exception | None = None
+
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class WritePolicy:
+    """Backpressure, read waits and idempotency retention; see config.Settings."""
+
+    max_backlog: int = 10_000
+    read_wait_max_seconds: float = 30.0
+    request_retention_seconds: float = 24 * 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt[T]:
+    """A write's token and its result: final in SYNC mode, provisional in ASYNC."""
+
+    token: str
+    result: T
