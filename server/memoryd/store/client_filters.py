@@ -3,99 +3,51 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import assert_never
+from typing import Any
 
 from qdrant_client import models
 
-from memoryd.core.filters import (
-    RANGE_OPERATORS,
-    AllOf,
-    AnyOf,
-    Condition,
-    Filter,
-    Not,
-    Operator,
-    Value,
-)
+from memoryd.core.filters import Filter
+from memoryd.store.filter_translation import translate
+
+
+class ClientDialect:
+    """qdrant-client's filter models."""
+
+    def clause(
+        self,
+        *,
+        must: list[Any] | None = None,
+        should: list[Any] | None = None,
+        must_not: list[Any] | None = None,
+    ) -> models.Filter:
+        return models.Filter(must=must, should=should, must_not=must_not)
+
+    def match_value(self, key: str, value: str | bool) -> Any:
+        return models.FieldCondition(key=key, match=models.MatchValue(value=value))
+
+    def match_any(self, key: str, values: list[str]) -> Any:
+        return models.FieldCondition(key=key, match=models.MatchAny(any=values))
+
+    def number_range(self, key: str, bounds: dict[str, float]) -> Any:
+        return models.FieldCondition(key=key, range=models.Range(**bounds))
+
+    def time_range(self, key: str, bounds: dict[str, datetime]) -> Any:
+        # The same instant iso_time writes, so stored and filtered times agree.
+        times = {name: value.astimezone(UTC) for name, value in bounds.items()}
+        return models.FieldCondition(key=key, range=models.DatetimeRange(**times))
+
+    def is_empty(self, key: str) -> Any:
+        return models.IsEmptyCondition(is_empty=models.PayloadField(key=key))
+
+    def is_null(self, key: str) -> Any:
+        return models.IsNullCondition(is_null=models.PayloadField(key=key))
+
+
+_CLIENT = ClientDialect()
 
 
 def to_client_filter(tree: Filter) -> models.Filter:
     """The qdrant-client filter matching exactly the points ``tree`` matches."""
-    match tree:
-        case Condition():
-            return _condition(tree)
-        case AllOf(filters):
-            return models.Filter(must=[to_client_filter(f) for f in filters])
-        case AnyOf(filters):
-            return models.Filter(should=[to_client_filter(f) for f in filters])
-        case Not(child):
-            return models.Filter(must_not=[to_client_filter(child)])
-        case _:
-            assert_never(tree)
-
-
-def _condition(condition: Condition) -> models.Filter:
-    key, operator, values = condition.field, condition.operator, condition.values
-    match operator:
-        case Operator.EQ:
-            return models.Filter(must=[_equals(key, values[0])])
-        case Operator.NE:
-            return models.Filter(must_not=[_equals(key, values[0])])
-        case Operator.IN:
-            return models.Filter(must=[_one_of(key, values)])
-        case Operator.NOT_IN:
-            return models.Filter(must_not=[_one_of(key, values)])
-        case Operator.GT | Operator.GTE | Operator.LT | Operator.LTE:
-            return models.Filter(must=[_range(key, operator, values[0])])
-        case Operator.EXISTS:
-            field = models.PayloadField(key=key)
-            return models.Filter(
-                must_not=[
-                    models.IsEmptyCondition(is_empty=field),
-                    models.IsNullCondition(is_null=field),
-                ]
-            )
-        case _:
-            assert_never(operator)
-
-
-def _equals(key: str, value: Value) -> models.Condition:
-    # Numbers compare as numbers whether stored as 3 or 3.0, so equality on a
-    # number is a closed range rather than an exact (integer-only) match.
-    if isinstance(value, bool | str):
-        return models.FieldCondition(key=key, match=models.MatchValue(value=value))
-    return _range(key, Operator.GTE, value, upper=value)
-
-
-def _one_of(key: str, values: tuple[Value, ...]) -> models.Condition:
-    if all(isinstance(v, str) for v in values):
-        return models.FieldCondition(key=key, match=models.MatchAny(any=[str(v) for v in values]))
-    return models.Filter(should=[_equals(key, v) for v in values])
-
-
-def _range(
-    key: str, operator: Operator, value: Value, upper: Value | None = None
-) -> models.FieldCondition:
-    assert operator in RANGE_OPERATORS
-    if isinstance(value, datetime):
-        times = {operator.name.lower(): _time_operand(value)}
-        if upper is not None:
-            times["lte"] = _time_operand(upper)
-        return models.FieldCondition(key=key, range=models.DatetimeRange(**times))
-    numbers = {operator.name.lower(): _number_operand(value)}
-    if upper is not None:
-        numbers["lte"] = _number_operand(upper)
-    return models.FieldCondition(key=key, range=models.Range(**numbers))
-
-
-def _time_operand(value: Value) -> datetime:
-    if not isinstance(value, datetime):
-        raise TypeError(f"a time range needs times at both ends, not {type(value).__name__}")
-    # The same instant iso_time writes, so stored and filtered times agree.
-    return value.astimezone(UTC)
-
-
-def _number_operand(value: Value) -> float:
-    if isinstance(value, bool | str | datetime):
-        raise TypeError(f"range operand must be a number or a time, not {type(value).__name__}")
-    return float(value)
+    result: models.Filter = translate(tree, _CLIENT)
+    return result
