@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -11,10 +12,26 @@ from pathlib import Path
 
 import grpc
 
-from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
+
+# The server harness lives with the tests (tests/support), outside the server
+# distribution; benchmarks share it from this checkout, however they are started.
+sys.path.append(str(Path(__file__).resolve().parent.parent / "tests"))
+
+from support import ServerProcess, otlp_receiver
+
+__all__ = [
+    "Run",
+    "ServerProcess",
+    "on_scratch_server",
+    "otlp_receiver",
+    "percentiles",
+    "spread",
+    "store",
+    "timed",
+]
 
 Run = Callable[[grpc.Channel, argparse.Namespace], None]
 

@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from corpus import memories, queries
-from harness import percentiles, spread, store
+from harness import ServerProcess, percentiles, spread, store
 from tenxgraph.core.state import AgentState, Message
 from tenxgraph.storage.store import create_memory_preload_node as tenxgraph_node
 
-from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 from memoryd_client.tenxgraph import MemorydStore, create_memory_preload_node

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import grpc
 from corpus import memories
+from harness import ServerProcess, otlp_receiver
 
-from memoryd.testing import ServerProcess, otlp_receiver
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc

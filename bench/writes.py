@@ -20,9 +20,8 @@ from pathlib import Path
 import grpc
 from corpus import memories
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from harness import percentiles, timed
+from harness import ServerProcess, percentiles, timed
 
-from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc

@@ -136,19 +136,14 @@ class Settings(BaseSettings):
     request_id_retention_seconds: float = Field(
         24 * 3600.0,
         gt=0,
-        description="MEMORYD_REQUEST_ID_RETENTION_SECONDS: how long a request_id is remembered.",
+        description="MEMORYD_REQUEST_ID_RETENTION_SECONDS: how long a finished write's request_id "
+        "and GetWriteStatus are remembered, counted from when it finished.",
     )
     indexer_batch_entries: int = Field(
         32, gt=0, description="MEMORYD_INDEXER_BATCH_ENTRIES: writes embedded together."
     )
     indexer_max_attempts: int = Field(
         4, gt=0, description="MEMORYD_INDEXER_MAX_ATTEMPTS: tries before a write is marked failed."
-    )
-    indexer_apply_delay_seconds: float = Field(
-        0.0,
-        ge=0,
-        description="MEMORYD_INDEXER_APPLY_DELAY_SECONDS: fault injection for tests; slows every "
-        "write's indexing. Keep 0 in production.",
     )
     shutdown_drain_seconds: float = Field(
         10.0,

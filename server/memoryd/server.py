@@ -9,15 +9,17 @@ import asyncio
 import ipaddress
 import logging
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from memoryd.api import observability
-from memoryd.api.abuse import Audit, RateLimit, RejectUndecodable
+from memoryd.api.abuse import Audit, RateLimit, RejectUndecodable, transport_message_limit
 from memoryd.api.auth import Authentication, Authenticator, NoAuthentication
 from memoryd.api.servicer import MemoryServicer
 from memoryd.config import PrincipalSettings, Settings
@@ -25,7 +27,7 @@ from memoryd.core.applier import Applier
 from memoryd.core.indexer import Indexer, IndexerSettings
 from memoryd.core.journal import Journal
 from memoryd.core.memories import Memories
-from memoryd.core.model import RetrievalMode, WritePolicy, utc_now
+from memoryd.core.model import RetrievalMode, WritePolicy
 from memoryd.core.policy import Principal
 from memoryd.core.preload import Preloader
 from memoryd.core.ratelimit import RateLimiter
@@ -39,6 +41,9 @@ from memoryd.store.base import IndexSpec, VectorIndex
 from memoryd.store.traced import TracedIndex
 from memoryd.telemetry import Telemetry, setup
 from memoryd.v1 import memory_service_pb2, memory_service_pb2_grpc
+
+if TYPE_CHECKING:
+    from qdrant_client import AsyncQdrantClient
 
 logger = logging.getLogger(__name__)
 SERVICE_NAME = memory_service_pb2.DESCRIPTOR.services_by_name["MemoryService"].full_name
@@ -66,19 +71,43 @@ class App:
         await self.embedder.close()
 
 
-async def build(settings: Settings, telemetry: Telemetry | None = None) -> App:
-    """The object graph for ``settings``; ``telemetry`` defaults to none (no-op)."""
+@dataclass(frozen=True, slots=True)
+class Seams:
+    """Components a caller of build() may replace or wrap; no setting reaches them.
+
+    Only code that builds a server itself passes them (the tests' own entry
+    point, tests/support/serve.py: a stand-in for a Qdrant server, a slowed
+    index), so no configuration of ``memoryd serve`` can turn them on.
+    """
+
+    #: Makes the Qdrant server backend's client; default: connect to MEMORYD_QDRANT_URL.
+    qdrant_client: Callable[[Settings], AsyncQdrantClient] | None = None
+    #: Wraps the engine (inside the tracing wrapper); closing the result closes the engine.
+    wrap_index: Callable[[VectorIndex], VectorIndex] | None = None
+
+
+async def build(
+    settings: Settings, telemetry: Telemetry | None = None, seams: Seams | None = None
+) -> App:
+    """The object graph for ``settings``; ``telemetry`` defaults to none (no-op),
+    ``seams`` to the production components."""
     telemetry = telemetry or Telemetry(record_content=settings.telemetry_record_content)
+    seams = seams or Seams()
     embedder = _embedder(settings, telemetry)
     spec = IndexSpec(embedder_id=embedder.model_id, dimension=embedder.dimension)
     try:
-        engine = await _index(settings, spec)
+        engine = await _index(settings, spec, seams.qdrant_client or _connect_qdrant)
     except BaseException:
         await embedder.close()
         raise
+    if seams.wrap_index is not None:
+        engine = seams.wrap_index(engine)
     collection = settings.qdrant_collection if settings.backend == "qdrant" else "edge"
     index = TracedIndex(engine, telemetry, collection) if telemetry.enabled else engine
-    journal = Journal.open(settings.data_dir / "journal.sqlite3")
+    journal = Journal.open(
+        settings.data_dir / "journal.sqlite3",
+        retention_seconds=settings.request_id_retention_seconds,
+    )
     limits = Limits(
         max_content_bytes=settings.max_content_bytes,
         max_metadata_bytes=settings.max_metadata_bytes,
@@ -90,7 +119,6 @@ async def build(settings: Settings, telemetry: Telemetry | None = None) -> App:
         index,
         limits=limits,
         dedup_threshold=settings.dedup_threshold,
-        clock=utc_now,
         telemetry=telemetry,
     )
     indexer = Indexer(
@@ -100,8 +128,6 @@ async def build(settings: Settings, telemetry: Telemetry | None = None) -> App:
         IndexerSettings(
             batch_entries=settings.indexer_batch_entries,
             max_attempts=settings.indexer_max_attempts,
-            apply_delay=settings.indexer_apply_delay_seconds,
-            retention_seconds=settings.request_id_retention_seconds,
         ),
         telemetry,
     )
@@ -109,7 +135,6 @@ async def build(settings: Settings, telemetry: Telemetry | None = None) -> App:
     policy = WritePolicy(
         max_backlog=settings.max_write_backlog,
         read_wait_max_seconds=settings.read_wait_max_seconds,
-        request_retention_seconds=settings.request_id_retention_seconds,
     )
     memories = Memories(
         index,
@@ -153,14 +178,13 @@ def _embedder(settings: Settings, telemetry: Telemetry) -> Embedder:
     return TracedEmbedder(embedder, telemetry, cache) if telemetry.enabled else embedder
 
 
-async def _index(settings: Settings, spec: IndexSpec) -> VectorIndex:
+async def _index(
+    settings: Settings, spec: IndexSpec, qdrant_client: Callable[[Settings], AsyncQdrantClient]
+) -> VectorIndex:
     if settings.backend == "qdrant":
-        from memoryd.store.remote import RemoteIndex, connect
+        from memoryd.store.remote import RemoteIndex
 
-        if not settings.qdrant_url:
-            raise ValueError("MEMORYD_QDRANT_URL is required with MEMORYD_BACKEND=qdrant")
-        api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
-        client = connect(settings.qdrant_url, api_key, prefer_grpc=settings.qdrant_prefer_grpc)
+        client = qdrant_client(settings)
         try:
             return await RemoteIndex.open(client, settings.qdrant_collection, spec)
         except BaseException:
@@ -171,21 +195,42 @@ async def _index(settings: Settings, spec: IndexSpec) -> VectorIndex:
     return EdgeIndex.open(settings.data_dir, spec, threads=settings.index_threads)
 
 
-async def create_server(settings: Settings, app: App) -> tuple[grpc.aio.Server, int]:
+def _connect_qdrant(settings: Settings) -> AsyncQdrantClient:
+    from memoryd.store.remote import connect
+
+    if not settings.qdrant_url:
+        raise ValueError("MEMORYD_QDRANT_URL is required with MEMORYD_BACKEND=qdrant")
+    api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+    try:
+        return connect(settings.qdrant_url, api_key, prefer_grpc=settings.qdrant_prefer_grpc)
+    except ValueError as error:
+        raise ValueError(
+            f"MEMORYD_QDRANT_URL {settings.qdrant_url!r} is not the URL of a Qdrant server, "
+            f"such as http://qdrant:6333: {error}"
+        ) from error
+
+
+async def create_server(
+    settings: Settings, app: App, health_servicer: health.aio.HealthServicer | None = None
+) -> tuple[grpc.aio.Server, int]:
     """A server with MemoryService, health and reflection, bound but not started.
 
-    Returns the server and the port it bound (settings.port 0 picks one).
+    Returns the server and the port it bound (settings.port 0 picks one). Pass
+    ``health_servicer`` to change the health status later, as serve() does on
+    shutdown.
     """
     options = [
-        ("grpc.max_receive_message_length", settings.max_message_bytes),
+        # Above the limit, so that RejectUndecodable answers an oversized request
+        # with INVALID_ARGUMENT naming the limit, not gRPC with RESOURCE_EXHAUSTED.
+        ("grpc.max_receive_message_length", transport_message_limit(settings.max_message_bytes)),
         ("grpc.max_send_message_length", settings.max_message_bytes),
     ]
     # Telemetry first, so rejected calls are traced too; then whether the request
-    # parses at all; then who is calling,
+    # fits and parses at all; then who is calling,
     # then whether they may call this often, then the audit line of what they did.
     interceptors: list[grpc.aio.ServerInterceptor] = [
         *observability.interceptors(app.telemetry),
-        RejectUndecodable(),
+        RejectUndecodable(settings.max_message_bytes),
         Authentication(authenticator(settings)),
         RateLimit(RateLimiter(settings.rate_limit_per_second, settings.rate_limit_burst)),
         Audit(),
@@ -194,7 +239,7 @@ async def create_server(settings: Settings, app: App) -> tuple[grpc.aio.Server, 
     memory_service_pb2_grpc.add_MemoryServiceServicer_to_server(
         MemoryServicer(app.memories, app.preloader), server
     )
-    health_servicer = health.aio.HealthServicer()
+    health_servicer = health_servicer or health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
@@ -274,8 +319,11 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-async def serve(settings: Settings) -> None:
-    """Runs until SIGTERM or SIGINT, then lets RPCs in flight finish and closes."""
+async def serve(settings: Settings, seams: Seams | None = None) -> None:
+    """Runs until SIGTERM or SIGINT, then lets RPCs in flight finish and closes.
+
+    ``seams`` is for the tests' own entry point; ``memoryd serve`` passes none.
+    """
     telemetry = setup(settings.telemetry, settings.telemetry_record_content)
     if settings.auth_mode == "none" and not _is_loopback(settings.host):
         logger.warning(
@@ -284,8 +332,9 @@ async def serve(settings: Settings) -> None:
             "Set MEMORYD_AUTH_MODE to api_key, jwt or mtls.",
             settings.host,
         )
-    app = await build(settings, telemetry)
-    server, port = await create_server(settings, app)
+    app = await build(settings, telemetry, seams)
+    health_servicer = health.aio.HealthServicer()
+    server, port = await create_server(settings, app, health_servicer)
     await server.start()
     logger.info("memoryd listening on %s:%d (data dir %s)", settings.host, port, settings.data_dir)
     stop = asyncio.Event()
@@ -294,9 +343,13 @@ async def serve(settings: Settings) -> None:
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     logger.info(
-        "shutting down: refusing writes, finishing RPCs in flight (grace %.1fs)",
+        "shutting down: health NOT_SERVING, refusing writes, finishing RPCs in flight "
+        "(grace %.1fs)",
         settings.shutdown_grace_seconds,
     )
+    # First, so that load balancers and clients watching health stop sending
+    # here while the RPCs already sent still finish.
+    await health_servicer.enter_graceful_shutdown()
     app.memories.refuse_writes()
     await server.stop(settings.shutdown_grace_seconds)
     await app.close(settings.shutdown_drain_seconds)

@@ -9,12 +9,12 @@ import grpc
 import pytest
 from google.rpc import code_pb2, error_details_pb2
 
-from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
 from helpers import create, unpack
+from support import ServerProcess
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +23,7 @@ def slow_stub(
 ) -> Iterator[memory_service_pb2_grpc.MemoryServiceStub]:
     """A server whose indexer takes a second per write, so reads wait for writes."""
     data_dir: Path = tmp_path_factory.mktemp("memoryd-slow")
-    process = ServerProcess(data_dir, env={"MEMORYD_INDEXER_APPLY_DELAY_SECONDS": "1"}).start()
+    process = ServerProcess(data_dir, apply_delay=1).start()
     try:
         with process.channel() as channel:
             yield memory_service_pb2_grpc.MemoryServiceStub(channel)

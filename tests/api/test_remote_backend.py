@@ -1,8 +1,10 @@
 """The Qdrant server backend, wired end to end through `memoryd serve`.
 
-No Qdrant server can run here, so the server process uses qdrant-client's
-in-memory mode (MEMORYD_QDRANT_URL=:memory:) as a STAND-IN for one: the whole
-RemoteIndex path runs, only the engine behind qdrant-client is replaced.
+No Qdrant server can run here, so the server process is the tests' own entry
+point (support/serve.py) with qdrant-client's in-memory mode as a STAND-IN for
+a Qdrant server, handed to build() as its Qdrant client: the whole RemoteIndex
+path runs, only the engine behind qdrant-client is replaced. No setting of
+`memoryd serve` selects that mode (tests/api/test_no_test_hooks.py).
 tests/conformance checks both backends against the same contract in detail.
 """
 
@@ -13,20 +15,21 @@ from collections.abc import Iterator
 import grpc
 import pytest
 
-from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
 from helpers import condition, create, expect_error, list_all, search
+from support import ServerProcess
 
 
 @pytest.fixture(scope="module")
 def standin_stub(tmp_path_factory) -> Iterator[memory_service_pb2_grpc.MemoryServiceStub]:
-    env = {"MEMORYD_BACKEND": "qdrant", "MEMORYD_QDRANT_URL": ":memory:"}
-    process = ServerProcess(tmp_path_factory.mktemp("unused-data"), env=env).start()
+    env = {"MEMORYD_BACKEND": "qdrant"}
+    data_dir = tmp_path_factory.mktemp("journal-only")
+    process = ServerProcess(data_dir, env=env, qdrant_standin=True).start()
     try:
-        assert "in-memory stand-in" in "".join(process.log)
+        assert "runs on an in-memory stand-in" in "".join(process.log)
         with process.channel() as channel:
             yield memory_service_pb2_grpc.MemoryServiceStub(channel)
     finally:

@@ -12,12 +12,12 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
 
-from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
 from helpers import create, search
+from support import ServerProcess
 
 
 def test_health_reports_serving(channel):
@@ -165,6 +165,66 @@ def test_sigterm_lets_an_rpc_in_flight_finish(tmp_path):
         raise AssertionError("the server still accepts connections after SIGTERM")
     except grpc.FutureTimeoutError:
         pass
+
+
+def test_sigterm_turns_health_not_serving_while_rpcs_in_flight_finish(tmp_path):
+    process = ServerProcess(
+        tmp_path / "data", env={"MEMORYD_SHUTDOWN_GRACE_SECONDS": "120"}
+    ).start()
+    with process.channel() as channel:
+        stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+        health = health_pb2_grpc.HealthStub(channel)
+        watches = {
+            service: health.Watch(health_pb2.HealthCheckRequest(service=service), timeout=60)
+            for service in ("", "memoryd.v1.MemoryService")
+        }
+        for watch in watches.values():
+            assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
+        # Writes queued ahead of the user's keep a read of the user waiting in
+        # the server while it shuts down.
+        for batch in range(2):
+            stub.BatchCreateMemories(
+                svc.BatchCreateMemoriesRequest(
+                    mode=svc.WRITE_MODE_ASYNC,
+                    requests=[
+                        svc.CreateMemoryRequest(
+                            memory=pb.Memory(
+                                content=f"Queued fact {batch}-{i}: "
+                                + " ".join(f"w{batch}x{i}y{j}" for j in range(20)),
+                                scope=pb.Scope(user_id="backlog"),
+                            )
+                        )
+                        for i in range(100)
+                    ],
+                )
+            )
+        written = create(stub, "The user is in UTC-5", user="u1", mode=svc.WRITE_MODE_ASYNC)
+        preload = stub.Preload(
+            svc.PreloadRequest(
+                query="What timezone is the user in?",
+                user_scope=pb.Scope(user_id="u1"),
+                agent_scope=pb.Scope(agent_id="support"),
+            ),
+            timeout=120,
+        )
+        events = [next(preload)]  # the Preload is in the server now
+        assert process.process is not None
+        process.process.send_signal(signal.SIGTERM)
+
+        for service, watch in watches.items():
+            assert next(watch).status == health_pb2.HealthCheckResponse.NOT_SERVING, service
+            watch.cancel()  # a watch in flight would hold the server for its whole grace
+        events.extend(preload)
+        (done,) = [e.done for e in events if e.WhichOneof("event") == "done"]
+        assert not done.partial
+        (user_hits,) = [
+            e.hits
+            for e in events
+            if e.WhichOneof("event") == "hits" and e.hits.scope == svc.PRELOAD_SCOPE_USER
+        ]
+        assert [r.memory.id for r in user_hits.results] == [written.memory.id]
+    assert process.wait_exit() == 0
+    assert "memoryd stopped" in "".join(process.log)
 
 
 def test_gemini_without_api_key_fails_clearly(tmp_path):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC
 
 import grpc
 from google.rpc import error_details_pb2
 
-from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
@@ -24,6 +25,7 @@ from helpers import (
     search,
     unpack,
 )
+from support import ServerProcess
 
 ASYNC, SYNC = svc.WRITE_MODE_ASYNC, svc.WRITE_MODE_SYNC
 
@@ -194,8 +196,8 @@ def test_request_ids_are_remembered_across_a_restart(tmp_path):
 
 
 def test_backlog_bound_gives_resource_exhausted_with_retry_info(tmp_path):
-    env = {"MEMORYD_MAX_WRITE_BACKLOG": "3", "MEMORYD_INDEXER_APPLY_DELAY_SECONDS": "1"}
-    process = ServerProcess(tmp_path / "data", env=env).start()
+    env = {"MEMORYD_MAX_WRITE_BACKLOG": "3"}
+    process = ServerProcess(tmp_path / "data", env=env, apply_delay=1).start()
     try:
         with process.channel() as channel:
             stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
@@ -225,8 +227,7 @@ def test_backlog_bound_gives_resource_exhausted_with_retry_info(tmp_path):
 
 
 def test_read_with_a_short_deadline_while_indexing_is_slow_is_deadline_exceeded(tmp_path):
-    env = {"MEMORYD_INDEXER_APPLY_DELAY_SECONDS": "3"}
-    process = ServerProcess(tmp_path / "data", env=env).start()
+    process = ServerProcess(tmp_path / "data", apply_delay=3).start()
     try:
         with process.channel() as channel:
             stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
@@ -243,8 +244,8 @@ def test_read_with_a_short_deadline_while_indexing_is_slow_is_deadline_exceeded(
 
 
 def test_sigterm_drains_what_it_can_and_the_rest_replays(tmp_path):
-    env = {"MEMORYD_INDEXER_APPLY_DELAY_SECONDS": "0.25", "MEMORYD_SHUTDOWN_DRAIN_SECONDS": "0.5"}
-    first = ServerProcess(tmp_path / "data", env=env).start()
+    env = {"MEMORYD_SHUTDOWN_DRAIN_SECONDS": "0.5"}
+    first = ServerProcess(tmp_path / "data", env=env, apply_delay=0.25).start()
     with first.channel() as channel:
         stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
         ids = [
@@ -267,8 +268,8 @@ def test_sigterm_drains_what_it_can_and_the_rest_replays(tmp_path):
 
 
 def test_writes_after_sigterm_are_refused_while_reads_finish(tmp_path):
-    env = {"MEMORYD_INDEXER_APPLY_DELAY_SECONDS": "1", "MEMORYD_SHUTDOWN_GRACE_SECONDS": "30"}
-    process = ServerProcess(tmp_path / "data", env=env).start()
+    env = {"MEMORYD_SHUTDOWN_GRACE_SECONDS": "30"}
+    process = ServerProcess(tmp_path / "data", env=env, apply_delay=1).start()
     with process.channel() as channel:
         stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
         create(stub, "Pending while we shut down", user="u", mode=ASYNC)
@@ -286,3 +287,35 @@ def test_writes_after_sigterm_are_refused_while_reads_finish(tmp_path):
             assert error.code() == grpc.StatusCode.UNAVAILABLE
         assert len(reading.result(timeout=30).results) == 1
     assert process.wait_exit() == 0
+
+
+def test_a_finished_write_is_forgotten_once_its_retention_has_passed_since_it_finished(tmp_path):
+    retention = 3.0
+    env = {"MEMORYD_REQUEST_ID_RETENTION_SECONDS": str(retention)}
+    process = ServerProcess(tmp_path / "data", env=env).start()
+    try:
+        with process.channel() as channel:
+            stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+            request_id = str(uuid.uuid4())
+            first = create(stub, "Prefers aisle seats", user="u", request_id=request_id, mode=SYNC)
+            asking = svc.GetWriteStatusRequest(write_token=first.write_token)
+            status = stub.GetWriteStatus(asking)
+            assert status.state == svc.WRITE_STATE_APPLIED
+            finished = status.apply_time.ToDatetime(tzinfo=UTC).timestamp()
+            # Time has to pass here: poll for the answer, within a generous bound.
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    stub.GetWriteStatus(asking)
+                except grpc.RpcError as error:
+                    assert error.code() == grpc.StatusCode.NOT_FOUND, error.details()
+                    break
+                assert time.monotonic() < deadline, "the finished write was never forgotten"
+                threading.Event().wait(0.2)
+            # Never earlier than its retention, counted from when it finished.
+            assert time.time() >= finished + retention
+            # Its request id is forgotten with it: the same request is a new write.
+            again = create(stub, "Prefers aisle seats", user="u", request_id=request_id, mode=SYNC)
+            assert again.write_token != first.write_token
+    finally:
+        assert process.stop() == 0

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from memoryd.testing import ServerProcess
 from memoryd_client import MemorydClient
+
+from support import ServerProcess
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # The scripted model the examples use drives the end-to-end tests too.

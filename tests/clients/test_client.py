@@ -10,7 +10,8 @@ from typing import Any
 import grpc
 import pytest
 
-from memoryd.testing import ServerProcess
+from memoryd.config import Settings
+from memoryd.embed.base import EmbeddingError
 from memoryd_client import (
     AsyncMemorydClient,
     ClientOptions,
@@ -24,6 +25,8 @@ from memoryd_client import (
     struct_from_dict,
     svc,
 )
+
+from support import InProcessServer, ServerProcess
 
 SYNC = svc.WRITE_MODE_SYNC
 
@@ -106,13 +109,53 @@ def test_page_iterator_walks_every_page(client: MemorydClient, user: str) -> Non
     assert len(list(client.iter_memories(request))) == 5
 
 
-def test_unreachable_server_is_unavailable_after_retries() -> None:
+def test_unreachable_server_is_unavailable_within_the_read_timeout() -> None:
     options = ClientOptions(target="127.0.0.1:1", read_timeout=2.0, max_attempts=3)
     started = time.monotonic()
     with MemorydClient(options=options) as client, pytest.raises(Unavailable) as error:
         client.list_memories(svc.ListMemoriesRequest(scope=pb.Scope(user_id="u")))
     assert isinstance(error.value, TransientError)
     assert time.monotonic() - started < 3.0
+
+
+class FlakyModel:
+    """Fault injection into the server's embedder: the next ``failures`` calls
+    fail as a busy model would (EmbeddingError, which the server answers with
+    UNAVAILABLE); every call after them runs the real model."""
+
+    def __init__(self, server: InProcessServer) -> None:
+        assert server.app is not None
+        self._embed = server.app.embedder.embed
+        self.failures = 0
+        self.calls = 0
+        server.app.embedder.embed = self.embed  # type: ignore[method-assign]  # the injected fault
+
+    async def embed(self, texts: Any) -> Any:
+        self.calls += 1
+        if self.failures:
+            self.failures -= 1
+            raise EmbeddingError("injected: the model is busy")
+        return await self._embed(texts)
+
+
+def test_unavailable_is_retried_until_max_attempts(tmp_path: Any, user: str) -> None:
+    server = InProcessServer(Settings(data_dir=tmp_path, port=0)).start()
+    try:
+        model = FlakyModel(server)
+        search = svc.SearchMemoriesRequest(query="tea or coffee?", scope=pb.Scope(user_id=user))
+        with MemorydClient(server.address, max_attempts=3) as client:
+            client.create_memory(create("the user drinks green tea", user))
+            model.calls, model.failures = 0, 2
+            hits = client.search_memories(search).results
+            assert [h.memory.content for h in hits] == ["the user drinks green tea"]
+            assert model.calls == 3, "two failed attempts, then the one that answered"
+
+            model.calls, model.failures = 0, 3
+            with pytest.raises(Unavailable):
+                client.search_memories(search)
+            assert model.calls == 3, "no attempt past max_attempts"
+    finally:
+        server.stop()
 
 
 def test_every_call_has_a_deadline(server: ServerProcess, user: str) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memoryd.testing import ServerProcess
+from support import ServerProcess
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -26,9 +26,10 @@ from tenxgraph.storage.store import create_memory_preload_node as tenxgraph_node
 from tenxgraph.utils.background_task_manager import BackgroundTaskManager
 from tenxgraph.utils.constants import END
 
-from memoryd.testing import ServerProcess
 from memoryd_client import PreloadEvent, svc
 from memoryd_client.tenxgraph import MemorydStore, create_memory_preload_node
+
+from support import ServerProcess
 
 FACTS = [
     ("I'm in UTC-5", MemoryType.EPISODIC),

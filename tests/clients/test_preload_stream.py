@@ -7,7 +7,6 @@ import uuid
 
 import pytest
 
-from memoryd.testing import ServerProcess
 from memoryd_client import (
     AsyncMemorydClient,
     ClientOptions,
@@ -19,6 +18,8 @@ from memoryd_client import (
     pb,
     svc,
 )
+
+from support import ServerProcess
 
 SYNC = svc.WRITE_MODE_SYNC
 

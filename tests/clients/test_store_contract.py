@@ -13,9 +13,10 @@ import pytest
 from tenxgraph.core.exceptions import TransientStorageError
 from tenxgraph.storage.store import BaseStore, MemoryConfig, MemoryType
 
-from memoryd.testing import ServerProcess
 from memoryd_client import ClientOptions
 from memoryd_client.tenxgraph import MemorydStore, SharedMemoryWriteRefused
+
+from support import ServerProcess
 
 METHODS = ["astore", "asearch", "aget", "aget_all", "aupdate", "adelete", "aforget_memory"]
 

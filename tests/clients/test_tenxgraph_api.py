@@ -17,7 +17,7 @@ import pytest
 from fastapi.exceptions import FastAPIDeprecationWarning
 from starlette.testclient import TestClient
 
-from memoryd.testing import ServerProcess
+from support import ServerProcess
 
 SECRET = "memoryd-test-secret-that-is-at-least-32-bytes-long"
 

@@ -20,8 +20,9 @@ from tenxgraph.storage.store import AgentMemoryConfig, MemoryConfig, MemoryInteg
 from tenxgraph.utils.background_task_manager import BackgroundTaskManager
 from tenxgraph.utils.constants import END
 
-from memoryd.testing import ServerProcess
 from memoryd_client.tenxgraph import MemorydStore
+
+from support import ServerProcess
 
 TESTED_VERSION = "0.10.3"
 

@@ -2,10 +2,11 @@
 
 - ``qdrant_edge``: EdgeIndex, the default backend, on a fresh shard directory.
 - ``qdrant_client_in_memory_standin``: RemoteIndex over
-  ``AsyncQdrantClient(location=":memory:")``. That is qdrant-client's pure-Python
-  local mode, a STAND-IN for a Qdrant server, because no server binary exists
-  here. RemoteIndex's own code runs unchanged and only the engine behind the
-  client is replaced, so this checks our mapping, not a real server.
+  ``support.hooks.in_memory_qdrant_standin()``, qdrant-client's pure-Python
+  local mode (``location=":memory:"``), a STAND-IN for a Qdrant server, because
+  no server binary exists here; tests/api/test_remote_backend.py serves from
+  the same stand-in. RemoteIndex's own code runs unchanged and only the engine
+  behind the client is replaced, so this checks our mapping, not a real server.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from pathlib import Path
 from typing import Protocol
 
 import pytest
-from qdrant_client import AsyncQdrantClient
 
 from memoryd.store.base import IndexSpec, VectorIndex
 from memoryd.store.edge import EdgeIndex
 from memoryd.store.remote import RemoteIndex
+
+from support.hooks import in_memory_qdrant_standin
 
 
 class IndexBackend(Protocol):
@@ -51,7 +53,7 @@ class QdrantClientInMemoryStandIn:
     collection = "memories"
 
     def __init__(self) -> None:
-        self.client = AsyncQdrantClient(location=":memory:")
+        self.client = in_memory_qdrant_standin()
 
     async def open(self, spec: IndexSpec) -> VectorIndex:
         with warnings.catch_warnings():

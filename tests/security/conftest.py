@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_service_pb2_grpc
 
 from authkit import AUDIENCE, ISSUER, SECRET
+from support import ServerProcess
 
 
 @pytest.fixture(scope="package")

@@ -8,19 +8,21 @@ from datetime import timedelta
 
 import grpc
 import pytest
+from google.protobuf import descriptor_pb2
 from google.rpc import error_details_pb2
 
 from memoryd.api.credentials import api_key_hash
-from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
 from authkit import code_of, details_of, expect_error, write_config
+from support import ServerProcess
 
 USER_KEY = "mk_user_4c1e0f6b2a9d"
 SERVICE_KEY = "mk_service_77ab3e5d10c4"
 BURSTY_KEY = "mk_bursty_0d9e8f7a6b5c"
+AUDITED_KEY = "mk_audited_5e2b7c9d1a3f"
 SECRET_CONTENT = "the launch code is 0000-swordfish"
 
 Stub = memory_service_pb2_grpc.MemoryServiceStub
@@ -48,6 +50,9 @@ scopes = ["memory:act_as_user", "agent_memory:write"]
 
 [api_keys.{api_key_hash(BURSTY_KEY)}]
 user_id = "dave"
+
+[api_keys.{api_key_hash(AUDITED_KEY)}]
+user_id = "frank"
 """,
     )
     process = ServerProcess(root / "data", env=env)
@@ -185,31 +190,87 @@ def _with_metadata(values: dict[str, int]) -> pb.Memory:
     return memory
 
 
-def test_every_mutating_call_leaves_one_audit_line_without_content(
+MUTATING_RPCS = {
+    m.name
+    for m in svc.DESCRIPTOR.services_by_name["MemoryService"].methods
+    if m.GetOptions().idempotency_level != descriptor_pb2.MethodOptions.NO_SIDE_EFFECTS
+}
+
+
+def _audit_lines(server: ServerProcess, principal: str, count: int) -> list[str]:
+    """The first ``count`` audit lines of ``principal``, once the log has them."""
+    deadline = time.monotonic() + 10
+    while True:
+        lines = [
+            line.split("audit ", 1)[1].strip()
+            for line in list(server.log)
+            if "memoryd.audit" in line and f"principal={principal} " in line
+        ]
+        if len(lines) >= count or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.05)  # the log reaches us through a pipe, read by another thread
+
+
+def test_every_mutating_rpc_leaves_one_audit_line_without_content(
     key_stub: Stub, key_server: ServerProcess
 ):
-    created = key_stub.CreateMemory(_create(SECRET_CONTENT), metadata=_bearer(USER_KEY))
-    memory_id = created.memory.id
-    code, _ = code_of(
-        key_stub.DeleteMemory,
-        svc.DeleteMemoryRequest(id=memory_id, scope=pb.Scope(user_id="erin")),
-        metadata=_bearer(USER_KEY),
+    # Every RPC the contract does not mark NO_SIDE_EFFECTS mutates, and is audited.
+    assert MUTATING_RPCS == {
+        "CreateMemory",
+        "BatchCreateMemories",
+        "UpdateMemory",
+        "DeleteMemory",
+        "ForgetMemories",
+    }
+    sync, mine, erin = svc.WRITE_MODE_SYNC, pb.Scope(), pb.Scope(user_id="erin")
+    key = _bearer(AUDITED_KEY)
+    created = key_stub.CreateMemory(_create(SECRET_CONTENT), metadata=key).memory.id
+    draft = _create("frank's secret two")
+    draft.memory.category = "drafts"
+    batch = svc.BatchCreateMemoriesRequest(requests=[_create("frank's secret one"), draft])
+    batch.mode = sync
+    first, second = (r.memory.id for r in key_stub.BatchCreateMemories(batch, metadata=key).results)
+    update = svc.UpdateMemoryRequest(
+        memory=pb.Memory(id=first, scope=mine, content="the vault code is 9931"), mode=sync
     )
-    assert code == grpc.StatusCode.PERMISSION_DENIED
-    key_stub.DeleteMemory(
-        svc.DeleteMemoryRequest(id=memory_id, scope=pb.Scope(), mode=svc.WRITE_MODE_SYNC),
-        metadata=_bearer(USER_KEY),
-    )
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        lines = [line for line in key_server.log if "audit " in line and memory_id in line]
-        if len(lines) == 3:
-            break
-        time.sleep(0.05)
-    assert [line.split("audit ", 1)[1].strip() for line in lines] == [
-        f"principal=user:carol rpc=CreateMemory ids={memory_id} outcome=OK",
-        f"principal=user:carol rpc=DeleteMemory ids={memory_id} outcome=PERMISSION_DENIED",
-        f"principal=user:carol rpc=DeleteMemory ids={memory_id} outcome=OK",
+    update.update_mask.paths.append("content")
+    key_stub.UpdateMemory(update, metadata=key)
+    denied_update = svc.UpdateMemoryRequest()
+    denied_update.CopyFrom(update)
+    denied_update.memory.scope.user_id = "erin"
+    calls = [
+        (key_stub.CreateMemory, _create("denied", user_id="erin")),
+        (key_stub.UpdateMemory, denied_update),
+        (key_stub.DeleteMemory, svc.DeleteMemoryRequest(id=created, scope=erin)),
+        (key_stub.ForgetMemories, svc.ForgetMemoriesRequest(scope=erin)),
+        (key_stub.BatchCreateMemories, svc.BatchCreateMemoriesRequest(requests=[_create("x")] * 4)),
+        (key_stub.DeleteMemory, svc.DeleteMemoryRequest(id=created, scope=mine, mode=sync)),
+        (key_stub.ForgetMemories, svc.ForgetMemoriesRequest(categories=["drafts"], mode=sync)),
+        (key_stub.ForgetMemories, svc.ForgetMemoriesRequest(scope=mine, dry_run=True)),
+        # The last line: once it is in the log, every line before it is too.
+        (key_stub.ForgetMemories, svc.ForgetMemoriesRequest(scope=erin, dry_run=True)),
     ]
-    assert not any("swordfish" in line for line in key_server.log)
-    assert not any(USER_KEY in line for line in key_server.log)
+    codes = [code_of(call, request, metadata=key)[0].name for call, request in calls]
+    assert codes == ["PERMISSION_DENIED"] * 4 + ["INVALID_ARGUMENT"] + ["OK"] * 3 + [
+        "PERMISSION_DENIED"
+    ]
+
+    lines = _audit_lines(key_server, "user:frank", 12)
+    audited = "principal=user:frank rpc="
+    assert lines == [
+        f"{audited}CreateMemory ids={created} outcome=OK",
+        f"{audited}BatchCreateMemories ids={first},{second} outcome=OK",
+        f"{audited}UpdateMemory ids={first} outcome=OK",
+        f"{audited}CreateMemory ids=- outcome=PERMISSION_DENIED",
+        f"{audited}UpdateMemory ids={first} outcome=PERMISSION_DENIED",
+        f"{audited}DeleteMemory ids={created} outcome=PERMISSION_DENIED",
+        f"{audited}ForgetMemories ids=- outcome=PERMISSION_DENIED dry_run=False",
+        f"{audited}BatchCreateMemories ids=- outcome=INVALID_ARGUMENT",
+        f"{audited}DeleteMemory ids={created} outcome=OK",
+        f"{audited}ForgetMemories ids=- outcome=OK deleted_count=1 dry_run=False",
+        f"{audited}ForgetMemories ids=- outcome=OK deleted_count=1 dry_run=True",
+        f"{audited}ForgetMemories ids=- outcome=PERMISSION_DENIED dry_run=True",
+    ]
+    log = "".join(key_server.log)
+    for secret in ("swordfish", "frank's secret", "9931", AUDITED_KEY):
+        assert secret not in log

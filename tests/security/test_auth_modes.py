@@ -7,7 +7,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from pydantic import ValidationError
 
 from memoryd.config import Settings
-from memoryd.testing import ServerProcess
+
+from support import ServerProcess
 
 HASH = "e7ce4d9d4626c5e5aca83172b5d3f2dbec7ecefc0e368bd60f91bdf17325c5c2"
 

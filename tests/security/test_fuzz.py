@@ -1,331 +1,156 @@
-"""Hypothesis fuzzing: request messages of every RPC, built from the contract itself.
+"""Hypothesis fuzzing of every RPC, with authentication off, and with JWT auth and the policy on.
 
-Every field of every request gets random strings and unicode, huge values,
-negative and extreme numbers, undefined enum values and deep filters. Every
-answer must be a defined status (never UNKNOWN or INTERNAL), the server must
-stay up, and a rejected request must leave the data set unchanged.
+Requests come from fuzz_requests.py. Every answer must be a defined status
+(never UNKNOWN or INTERNAL), and the server must stay up. A rejected request,
+and every read, must leave the whole data set unchanged: every memory of
+every pool scope, compared by a full ListMemories of each (fuzzkit.py). A
+good share of each RPC's cases must succeed, so the fuzz reaches the policy,
+the journal and the engine, not only validation. When the server stops, the
+engine's files must hold exactly the memories the pool's scopes list.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
 import pytest
-from google.protobuf import descriptor, field_mask_pb2, message_factory, struct_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memoryd.testing import ServerProcess
-from memoryd.v1 import memory_pb2 as pb
-from memoryd.v1 import memory_service_pb2 as svc
-from memoryd.v1 import memory_service_pb2_grpc
+from authkit import code_of, token
+from fuzz_requests import SERVICE, Requests
+from fuzzkit import (
+    AGENTS,
+    JWT_ENV,
+    USERS,
+    Metadata,
+    Snapshot,
+    Stub,
+    data_set,
+    first_page_tokens,
+    ok_share,
+    seed,
+    stored_owners_and_ids,
+    write_token_of,
+)
+from support import ServerProcess
 
-from authkit import CALLERS, code_of
-
-Stub = memory_service_pb2_grpc.MemoryServiceStub
-SEED_USER = "fuzz-seed-user"
-EXAMPLES_PER_RPC = 120
-SERVICE = svc.DESCRIPTOR.services_by_name["MemoryService"]
 NEVER = {grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
-FD = descriptor.FieldDescriptor
+READS = {"GetMemory", "ListMemories", "SearchMemories", "GetWriteStatus", "Preload"}
+#: Below this share of OK answers, a fuzz run would mostly test validation.
+MIN_OK_SHARE = 0.25
 
-#: Values that reach interesting branches: the seeded owner, wildcards, paths,
-#: control characters, the id length limit and sizes past the content limit.
-SPECIAL_TEXT = [
-    SEED_USER,
-    "",
-    " ",
-    "\x00",
-    "*",
-    "%",
-    ".*",
-    "user_id",
-    "metadata.a",
-    "metadata.",
-    "create_time",
-    "content",
-    "../../etc/passwd",
-    "\u202e\u0301\U0001f600",
-    "a" * 129,
-    "x" * 40_000,
-]
-SEED_IDS = [f"seed-{i}" for i in range(5)]
-texts = st.one_of(
-    st.sampled_from(SPECIAL_TEXT),
-    st.from_regex(r"[a-z0-9_-]{1,20}", fullmatch=True),
-    st.text(max_size=24),
-    st.text(st.characters(codec="utf-8"), min_size=100, max_size=400),
-)
-#: Valid values for fields known by name, so that requests also get past
-#: validation and reach the index, the journal and the policy.
-VALID_BY_NAME: dict[str, st.SearchStrategy[Any]] = {
-    "content": st.text(min_size=1, max_size=120).filter(str.strip),
-    "query": st.text(min_size=1, max_size=120).filter(str.strip),
-    "id": st.sampled_from(SEED_IDS),
-    "memory_id": st.sampled_from(SEED_IDS),
-    "user_id": st.just(SEED_USER),
-    "paths": st.sampled_from(["content", "metadata", "category", "memory_type", "scope"]),
-    "field": st.sampled_from(["metadata.a", "metadata.n", "create_time", "update_time"]),
+
+def _bearer(**claims: Any) -> Metadata:
+    return (("authorization", "Bearer " + token(**claims)),)
+
+
+#: The callers of the policy-on server, one drawn per case: half the cases
+#: from the trusted service, which may do everything, so that they get past the
+#: policy; the rest from callers the policy lets do some things or nothing.
+PRINCIPALS: dict[str, Metadata] = {
+    "trusted-service": _bearer(
+        sub="fuzz-trusted", scope="memory:act_as_user agent_memory:write agent_memory:read"
+    ),
+    "user-1": _bearer(user_id=USERS[0], scope=f"agent_memory:read:{AGENTS[0]}"),
+    "user-2": _bearer(user_id=USERS[1]),
+    "service": _bearer(sub="fuzz-runtime", scope="memory:act_as_user"),
+    "agent-writer": _bearer(sub="fuzz-agent-app", scopes=["agent_memory:write"]),
+    "admin": _bearer(sub="fuzz-admin", scope="memory:admin"),
+    "no-grants": _bearer(sub="fuzz-nobody"),
+    "expired": _bearer(user_id=USERS[0], lifetime=-120),
 }
-json_values = st.recursive(
-    st.none() | st.booleans() | st.floats(allow_nan=False) | texts,
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(texts, children, max_size=3),
-    max_leaves=12,
-)
+#: Seeds every scope, and lists every scope, on the policy-on server.
+OPERATOR = _bearer(sub="fuzz-operator", scope="memory:act_as_user agent_memory:write")
 
 
-def _scalar(field: descriptor.FieldDescriptor) -> st.SearchStrategy[Any]:
-    match field.type:
-        case FD.TYPE_STRING:
-            return texts
-        case FD.TYPE_BYTES:
-            return st.binary(max_size=32)
-        case FD.TYPE_BOOL:
-            return st.booleans()
-        case FD.TYPE_ENUM:
-            defined = [v.number for v in field.enum_type.values]
-            return st.sampled_from(defined) | st.integers(-3, 40)
-        case FD.TYPE_FLOAT:
-            return st.floats(width=32)
-        case FD.TYPE_DOUBLE:
-            return st.floats()
-        case FD.TYPE_INT32 | FD.TYPE_SINT32 | FD.TYPE_SFIXED32:
-            return st.integers(-4, 12) | st.sampled_from([-(2**31), 2**31 - 1, 1001, 100_000])
-        case FD.TYPE_INT64 | FD.TYPE_SINT64 | FD.TYPE_SFIXED64:
-            return st.integers(-4, 12) | st.sampled_from([-(2**63), 2**63 - 1, 10**12])
-        case _:
-            return st.integers(0, 2**32 - 1)
+@dataclass
+class Target:
+    """A server under fuzz, the callers it is fuzzed with, and what it holds."""
+
+    server: ServerProcess
+    stub: Stub
+    callers: dict[str, Metadata]
+    operator: Metadata
+    last_write_token: str = ""
 
 
-def messages(message: descriptor.Descriptor, depth: int = 0) -> st.SearchStrategy[Any]:
-    """Any message of this type: each field absent or random, to a bounded depth."""
-    cls = message_factory.GetMessageClass(message)
-    if message.full_name == "google.protobuf.Struct":
-        return st.dictionaries(texts, json_values, max_size=6).map(_struct)
-    if message.full_name == "memoryd.v1.Filter" and depth < 6:
-        return st.one_of(_generic(message, cls, depth), deep_filters())
-    return _generic(message, cls, depth)
-
-
-def _generic(message: descriptor.Descriptor, cls: Any, depth: int) -> st.SearchStrategy[Any]:
-    optional = {}
-    for field in message.fields:
-        if field.type == FD.TYPE_MESSAGE:
-            if depth >= 6:
-                continue
-            value = st.deferred(lambda f=field: messages(f.message_type, depth + 1))
-        else:
-            value = _scalar(field)
-        if field.name in VALID_BY_NAME:
-            value = VALID_BY_NAME[field.name] | value
-        if field.is_repeated:
-            value = st.lists(value, max_size=3 if depth < 3 else 1)
-        optional[field.name] = value
-    return st.fixed_dictionaries({}, optional=optional).map(lambda fields: _build(cls, fields))
-
-
-def _build(cls: Any, fields: dict[str, Any], *, replace: bool = False) -> Any:
-    """A new message of ``cls`` with ``fields`` set; with ``replace``, ``cls``
-    is an existing message whose fields are set in place."""
-    built = cls if replace else cls()
-    for name, value in fields.items():
-        target = getattr(built, name)
-        if isinstance(value, list):
-            del target[:]
-            for item in value:
-                if hasattr(item, "DESCRIPTOR"):
-                    target.add().CopyFrom(item)
-                else:
-                    target.append(item)
-        elif hasattr(value, "DESCRIPTOR"):
-            target.CopyFrom(value)
-        else:
-            setattr(built, name, value)
-    return built
-
-
-def _struct(values: dict[str, Any]) -> struct_pb2.Struct:
-    holder = struct_pb2.Struct()
-    holder.update(values)
-    return holder
-
-
-def deep_filters() -> st.SearchStrategy[pb.Filter]:
-    """A filter nested far deeper than any real one (wire parsers stop at 100)."""
-
-    def nest(levels: int) -> pb.Filter:
-        # Built in place: copying a message this deep would parse it again.
-        root = node = pb.Filter()
-        for i in range(levels):
-            node = getattr(node, "not") if i % 2 else node.all.filters.add()
-        node.condition.field = "metadata.a"
-        node.condition.operator = pb.COMPARISON_OPERATOR_EQ
-        node.condition.values.add(string_value="v")
-        return root
-
-    return st.integers(1, 150).map(nest)
-
-
-def _bases() -> dict[str, Any]:
-    """A valid request of each RPC, for the mutations to start from."""
-    scope = pb.Scope(user_id=SEED_USER)
-    sync = svc.WRITE_MODE_SYNC
-    memory = pb.Memory(content="likes tea in the morning", scope=scope)
-    return {
-        "CreateMemory": svc.CreateMemoryRequest(memory=memory, mode=sync),
-        "BatchCreateMemories": svc.BatchCreateMemoriesRequest(
-            requests=[svc.CreateMemoryRequest(memory=memory)], mode=sync
-        ),
-        "GetMemory": svc.GetMemoryRequest(id="seed-0", scope=scope),
-        "ListMemories": svc.ListMemoriesRequest(scope=scope),
-        "UpdateMemory": svc.UpdateMemoryRequest(
-            memory=pb.Memory(id="seed-1", scope=scope, content="likes green tea"),
-            update_mask=field_mask_pb2.FieldMask(paths=["content"]),
-            mode=sync,
-        ),
-        "DeleteMemory": svc.DeleteMemoryRequest(id="seed-2", scope=scope, mode=sync),
-        "SearchMemories": svc.SearchMemoriesRequest(query="hiking", scope=scope),
-        "ForgetMemories": svc.ForgetMemoriesRequest(scope=scope, dry_run=True),
-        "GetWriteStatus": svc.GetWriteStatusRequest(write_token="x-1"),
-        "Preload": svc.PreloadRequest(query="hiking", user_scope=scope),
-    }
-
-
-def _field_paths(
-    message: descriptor.Descriptor, depth: int = 0
-) -> Iterator[tuple[descriptor.FieldDescriptor, ...]]:
-    for field in message.fields:
-        yield (field,)
-        if (
-            field.type == FD.TYPE_MESSAGE
-            and not field.is_repeated
-            and depth < 2
-            and not field.message_type.full_name.startswith("google.protobuf.")
-        ):
-            for rest in _field_paths(field.message_type, depth + 1):
-                yield (field, *rest)
-
-
-def _value_of(field: descriptor.FieldDescriptor) -> st.SearchStrategy[Any]:
-    if field.type == FD.TYPE_MESSAGE:
-        value = messages(field.message_type, 3)
-    else:
-        value = _scalar(field)
-    if field.name in VALID_BY_NAME:
-        value = VALID_BY_NAME[field.name] | value
-    return st.lists(value, max_size=4) if field.is_repeated else value
-
-
-def mutations(rpc: str) -> st.SearchStrategy[Any]:
-    """A valid request with one to three fields, at any depth, set at random."""
-    base = _bases()[rpc]
-    paths = list(_field_paths(base.DESCRIPTOR))
-    change = st.sampled_from(paths).flatmap(lambda p: st.tuples(st.just(p), _value_of(p[-1])))
-
-    def apply(changes: list[tuple[Any, Any]]) -> Any:
-        request = type(base)()
-        request.CopyFrom(base)
-        for path, value in changes:
-            _build(_holder(request, path), {path[-1].name: value}, replace=True)
-        return request
-
-    return st.lists(change, min_size=1, max_size=3).map(apply)
-
-
-def _holder(request: Any, path: tuple[descriptor.FieldDescriptor, ...]) -> Any:
-    holder = request
-    for field in path[:-1]:
-        holder = getattr(holder, field.name)
-    return holder
-
-
-@pytest.fixture(scope="module")
-def fuzz_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path_factory.mktemp("memoryd-fuzz")).start()
-    yield process
-    assert process.stop() == 0, "".join(process.log)
-
-
-@pytest.fixture(scope="module")
-def fuzz_stub(fuzz_server: ServerProcess) -> Iterator[Stub]:
-    with fuzz_server.channel() as channel:
+@pytest.fixture(scope="module", params=["auth-off", "jwt-policy-on"])
+def target(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Target]:
+    policy_on = request.param == "jwt-policy-on"
+    env = JWT_ENV if policy_on else {}
+    server = ServerProcess(tmp_path_factory.mktemp(f"memoryd-fuzz-{request.param}"), env=env)
+    server.start()
+    with server.channel() as channel:
         stub = Stub(channel)
-        for i in range(5):
-            stub.CreateMemory(
-                svc.CreateMemoryRequest(
-                    memory=pb.Memory(
-                        content=f"seed memory {i}: the user likes hiking",
-                        scope=pb.Scope(user_id=SEED_USER),
-                        memory_key=f"seed-{i}",
-                    ),
-                    memory_id=f"seed-{i}",
-                    mode=svc.WRITE_MODE_SYNC,
-                )
-            )
-        yield stub
+        if policy_on:
+            fuzzed = Target(server, stub, PRINCIPALS, OPERATOR)
+        else:
+            fuzzed = Target(server, stub, {"anyone": ()}, ())
+        yield fuzzed
+        health = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest())
+        assert health.status == health_pb2.HealthCheckResponse.SERVING
+        listed = data_set(stub, fuzzed.operator, fuzzed.last_write_token)
+    assert server.stop() == 0, "".join(server.log)
+    # Nothing outside the pool's scopes: the engine holds what they list, no more.
+    assert stored_owners_and_ids(server.data_dir) == set(listed)
 
 
-def _data_set(stub: Stub) -> list[tuple[Any, ...]]:
-    page = stub.ListMemories(
-        svc.ListMemoriesRequest(scope=pb.Scope(user_id=SEED_USER), page_size=1000), timeout=30
-    )
-    return [
-        (m.id, m.content, m.version, m.metadata.SerializeToString(deterministic=True))
-        for m in page.memories
-    ]
+def _weighted(callers: dict[str, Metadata]) -> list[str]:
+    others = sorted(set(callers) - {"trusted-service"})
+    return ["trusted-service"] * len(others) + others if "trusted-service" in callers else others
 
 
-def _call(stub: Stub, rpc: str, request: Any) -> Any:
+def _call(stub: Stub, rpc: str, request: Any, metadata: Metadata) -> Any:
     if rpc == "Preload":
-        return list(stub.Preload(request, timeout=30))
-    return getattr(stub, rpc)(request, timeout=30)
+        return list(stub.Preload(request, metadata=metadata, timeout=30))
+    return getattr(stub, rpc)(request, metadata=metadata, timeout=30)
+
+
+def _changes_nothing(rpc: str, request: Any) -> bool:
+    return rpc in READS or (rpc == "ForgetMemories" and request.dry_run)
 
 
 @pytest.mark.parametrize("rpc", [m.name for m in SERVICE.methods])
-def test_fuzzed_requests_get_defined_statuses_and_change_nothing_when_rejected(
-    fuzz_stub: Stub, rpc: str
+def test_fuzzed_requests_get_defined_statuses_and_change_only_what_they_may(
+    target: Target, rpc: str
 ):
-    method = SERVICE.methods_by_name[rpc]
+    write_tokens = seed(target.stub, target.operator)
+    target.last_write_token = write_tokens[-1]
+    requests = Requests(write_tokens, first_page_tokens(target.stub, target.operator))
+    snapshot: Snapshot = data_set(target.stub, target.operator)
     counts: dict[str, int] = {}
 
-    @settings(
-        max_examples=EXAMPLES_PER_RPC,
-        deadline=None,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(request=messages(method.input_type) | mutations(rpc))
-    def check(request: Any) -> None:
-        before = _data_set(fuzz_stub)
-        code, outcome = code_of(_call, fuzz_stub, rpc, request)
+    @settings(suppress_health_check=list(HealthCheck))
+    @given(request=requests.requests(rpc), caller=st.sampled_from(_weighted(target.callers)))
+    def check(request: Any, caller: str) -> None:
+        nonlocal snapshot
+        code, outcome = code_of(_call, target.stub, rpc, request, target.callers[caller])
         counts[code.name] = counts.get(code.name, 0) + 1
         assert code not in NEVER, f"{code}: {outcome}"
-        if code != grpc.StatusCode.OK:
-            assert _data_set(fuzz_stub) == before, f"rejected with {code}, yet data changed"
+        written = write_token_of(outcome) if code == grpc.StatusCode.OK else ""
+        target.last_write_token = written or target.last_write_token
+        after = data_set(target.stub, target.operator, written)
+        if code != grpc.StatusCode.OK or _changes_nothing(rpc, request):
+            assert after == snapshot, f"{caller} got {code.name}, yet the data set changed"
+        elif rpc in ("DeleteMemory", "ForgetMemories"):
+            # Put deleted seeds back, so that later cases find memories to act on.
+            restored = seed(target.stub, target.operator, present=after)
+            if restored:
+                after = data_set(target.stub, target.operator)
+        snapshot = after
 
     check()
-    print(f"{rpc}: {sum(counts.values())} cases, statuses {counts}")
-
-
-@given(header=st.text(max_size=300) | st.sampled_from(["Bearer", "Bearer ", "bearer x.y.z"]))
-@settings(max_examples=100, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-def test_fuzzed_credentials_are_unauthenticated(jwt_stub: Stub, header: str):
-    # gRPC metadata values must be printable ASCII; others never leave the client.
-    if not header.isascii() or not header.isprintable():
-        return
-    code, outcome = code_of(
-        jwt_stub.ListMemories,
-        svc.ListMemoriesRequest(scope=pb.Scope(user_id="alice")),
-        metadata=(("authorization", header),),
-    )
-    assert code == grpc.StatusCode.UNAUTHENTICATED, outcome
-
-
-def test_server_is_still_serving(fuzz_server: ServerProcess):
-    with fuzz_server.channel() as channel:
-        answer = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest())
-    assert answer.status == health_pb2.HealthCheckResponse.SERVING
-    assert CALLERS  # the credential fuzz above ran against the JWT server
+    print(f"{rpc}: {sum(counts.values())} cases, statuses {counts}")  # shown by pytest -s
+    assert ok_share(counts) >= MIN_OK_SHARE, f"{rpc}: too few cases succeed: {counts}"
+    if target.operator and rpc != "GetWriteStatus":
+        # The policy decided cases too. (GetWriteStatus answers a write outside
+        # the caller's scopes as NOT_FOUND, like an unknown token, so it reveals
+        # nothing; the isolation matrix tells those apart.)
+        assert counts.get("PERMISSION_DENIED", 0) > 0, f"{rpc}: the policy denied nothing"

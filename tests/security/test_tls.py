@@ -8,13 +8,13 @@ from pathlib import Path
 import grpc
 import pytest
 
-from memoryd.testing import ServerProcess
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
 from authkit import code_of, write_config
 from certificates import Authority, Pair
+from support import ServerProcess
 
 Stub = memory_service_pb2_grpc.MemoryServiceStub
 RUNTIME_SAN = "agent-runtime.clients.test"

@@ -6,10 +6,11 @@ import uuid
 
 from opentelemetry.sdk.trace import TracerProvider
 
-from memoryd.testing import ServerProcess, otlp_receiver
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd_client import MemorydClient
+
+from support import ServerProcess, otlp_receiver
 
 
 def test_server_spans_and_metrics_reach_an_otlp_receiver_in_the_callers_trace(tmp_path) -> None:

@@ -19,10 +19,11 @@ from opentelemetry.trace import SpanKind, StatusCode
 
 from memoryd.config import Settings
 from memoryd.telemetry import Telemetry
-from memoryd.testing import InProcessServer
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
+
+from support import InProcessServer
 
 SERVICE = "/memoryd.v1.MemoryService"
 

@@ -13,12 +13,14 @@ from memoryd.core.errors import WriteFailed
 from memoryd.core.indexer import Indexer, IndexerSettings
 from memoryd.core.journal import Journal
 from memoryd.core.memories import Memories
-from memoryd.core.model import NewMemory, Scope, WriteMode, WriteState, utc_now
+from memoryd.core.model import NewMemory, Scope, WriteMode, WriteState
 from memoryd.core.validation import Limits
 from memoryd.embed.base import EmbeddingError, Vector
 from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
-from memoryd.store.base import IndexSpec
+from memoryd.store.base import IndexSpec, Point
 from memoryd.store.edge import EdgeIndex
+
+from support.hooks import SlowIndex
 
 
 class PoisonInjectingEmbedder:
@@ -53,7 +55,7 @@ def test_a_write_that_keeps_failing_is_marked_failed_and_later_writes_apply(tmp_
         embedder = PoisonInjectingEmbedder(model)
         index = EdgeIndex.open(tmp_path / "index", IndexSpec(embedder.model_id, embedder.dimension))
         journal = Journal.open(tmp_path / "journal.sqlite3")
-        applier = Applier(index, limits=Limits(), dedup_threshold=0.95, clock=utc_now)
+        applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
         indexer = Indexer(journal, applier, embedder, IndexerSettings(max_attempts=3))
         memories = Memories(index, embedder, journal, indexer, applier)
         await memories.start()
@@ -71,6 +73,53 @@ def test_a_write_that_keeps_failing_is_marked_failed_and_later_writes_apply(tmp_
             with pytest.raises(WriteFailed):
                 await memories.create([NewMemory("more poison", scope)], WriteMode.SYNC)
         finally:
+            await memories.stop(0)
+            await journal.close()
+            await index.close()
+
+    asyncio.run(run())
+
+
+class WriteHeldIndex(SlowIndex):
+    """The real index, whose upserts wait for ``released``; ``writing`` is set once one waits."""
+
+    def __init__(self, inner: EdgeIndex) -> None:
+        super().__init__(inner, delay=0)
+        self.writing = asyncio.Event()
+        self.released = asyncio.Event()
+
+    async def upsert(self, points: Sequence[Point]) -> None:
+        self.writing.set()
+        await self.released.wait()
+        await super().upsert(points)
+
+
+def test_stop_during_an_engine_write_ends_the_indexer_and_keeps_the_write(tmp_path: Path, model):
+    async def run() -> None:
+        spec = IndexSpec(model.model_id, model.dimension)
+        index = WriteHeldIndex(EdgeIndex.open(tmp_path / "index", spec))
+        journal = Journal.open(tmp_path / "journal.sqlite3")
+        applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
+        indexer = Indexer(journal, applier, model)
+        memories = Memories(index, model, journal, indexer, applier)
+        await memories.start()
+        stopping: asyncio.Future[None] | None = None
+        try:
+            await memories.create([NewMemory("held in the engine", Scope("u"))], WriteMode.ASYNC)
+            async with asyncio.timeout(60):
+                await index.writing.wait()
+            stopping = asyncio.ensure_future(indexer.stop())
+            # The bound only turns a hang into a failure: a retry loop that
+            # swallowed the cancellation would wait in the engine again.
+            done, _ = await asyncio.wait({stopping}, timeout=30)
+            assert stopping in done, "the indexer outlived its cancellation"
+            assert [e.kind for e in await journal.pending(after=0, limit=10)] == ["create"]
+        finally:
+            index.released.set()
+            if stopping is not None and not stopping.done():
+                # Let a surviving indexer apply the write and go idle, where a
+                # cancellation does land, so the failure is reported, not hung.
+                await indexer.wait_done(indexer.last_seq, 30)
             await memories.stop(0)
             await journal.close()
             await index.close()

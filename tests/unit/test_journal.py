@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 
 from memoryd.core.journal import APPLIED, PENDING, Append, Journal
@@ -54,18 +53,63 @@ def test_request_id_finds_the_first_entry(tmp_path: Path):
     asyncio.run(run())
 
 
-def test_purge_drops_old_finished_entries_and_request_ids_only(tmp_path: Path):
+class FakeClock:
+    """Wall-clock seconds that move only when a test says so."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_finished_write_is_remembered_for_the_retention_counted_from_when_it_finished(
+    tmp_path: Path,
+):
     async def run() -> None:
-        journal = Journal.open(tmp_path / "j.sqlite3")
+        clock = FakeClock(1_000.0)
+        journal = Journal.open(tmp_path / "j.sqlite3", retention_seconds=50, clock=clock)
+        first = await journal.append(Append("create", {}, "req", "fp"))
+        assert first.create_time == 1_000.0
+        clock.now = 1_100.0  # the write waited in the queue for longer than the retention
+        await journal.finish(first.seq, APPLIED, {"created": []})
+
+        clock.now = 1_149.0
+        entry = await journal.get(first.seq)
+        assert entry is not None and not journal.is_forgotten(entry)
+        assert entry.create_time == 1_000.0 and entry.apply_time == 1_100.0
+        retry = await journal.append(Append("create", {}, "req", "fp"))
+        assert retry.is_retry and retry.seq == first.seq and retry.create_time == 1_000.0
+
+        clock.now = 1_150.0
+        assert journal.is_forgotten(entry)
+        # Forgotten before any purge: the request id names no write any more.
+        again = await journal.append(Append("create", {}, "req", "fp"))
+        assert not again.is_retry and again.seq != first.seq
+        await journal.close()
+
+    asyncio.run(run())
+
+
+def test_purge_drops_forgotten_entries_and_their_request_ids_only(tmp_path: Path):
+    async def run() -> None:
+        clock = FakeClock(1_000.0)
+        journal = Journal.open(tmp_path / "j.sqlite3", retention_seconds=50, clock=clock)
         done = await journal.append(Append("create", {}, "req-done", "fp"))
         waiting = await journal.append(Append("create", {}, "req-waiting", "fp"))
+        recent = await journal.append(Append("create", {}, "req-recent", "fp"))
         await journal.finish(done.seq, APPLIED, {"created": []})
-        purged = await journal.forget_requests_before(time.time() + 1)
-        assert purged == 1
+        clock.now = 1_040.0
+        await journal.finish(recent.seq, APPLIED, {"created": []})
+
+        clock.now = 1_060.0
+        assert await journal.purge_forgotten() == 1
         assert await journal.get(done.seq) is None
-        assert (await journal.get(waiting.seq)) is not None
-        again = await journal.append(Append("create", {}, "req-done", "fp"))
-        assert not again.is_retry
+        assert await journal.get(waiting.seq) is not None  # pending, however old
+        assert await journal.get(recent.seq) is not None
+        assert not (await journal.append(Append("create", {}, "req-done", "fp"))).is_retry
+        assert (await journal.append(Append("create", {}, "req-waiting", "fp"))).is_retry
+        assert (await journal.append(Append("create", {}, "req-recent", "fp"))).is_retry
         await journal.close()
 
     asyncio.run(run())

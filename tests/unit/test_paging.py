@@ -11,9 +11,13 @@ from memoryd.core.paging import decode_token, encode_token
 QUERY = Selection(Scope(user_id="u1"), memory_types=(MemoryType.SEMANTIC,))
 
 
+#: Seen ids are index point ids, which are UUIDs (core/scoping.point_id).
+SEEN = ("0b6f1a52-5c2e-5d1a-9d43-5f0f6f0e8a01", "8c9d0e1f-2a3b-5c4d-8e5f-6a7b8c9d0e1f")
+
+
 def test_token_round_trips():
-    token = encode_token(QUERY, 1_767_225_600_000_000, ["a", "b"])
-    assert decode_token(token, QUERY) == (1_767_225_600_000_000, ("a", "b"))
+    token = encode_token(QUERY, 1_767_225_600_000_000, SEEN)
+    assert decode_token(token, QUERY) == (1_767_225_600_000_000, SEEN)
 
 
 @pytest.mark.parametrize(

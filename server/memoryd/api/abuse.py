@@ -1,4 +1,4 @@
-"""Interceptors against abuse: undecodable requests, the rate limit, the audit log."""
+"""Interceptors against abuse: oversized or undecodable requests, the rate limit, the audit log."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from google.protobuf.message import DecodeError
 from memoryd.api._private import After, Context, wrap_handler
 from memoryd.api.auth import UNAUTHENTICATED_SERVICES, current_principal
 from memoryd.api.errors import abort_with
-from memoryd.core.errors import InvalidArgument, RateLimited
+from memoryd.core.errors import InvalidArgument, MessageTooLarge, RateLimited
 from memoryd.core.ratelimit import RateLimiter
 from memoryd.v1 import memory_service_pb2 as svc
 
@@ -25,16 +25,29 @@ def _is_exempt(method: str) -> bool:
     return method.startswith(tuple(f"/{s}/" for s in UNAUTHENTICATED_SERVICES))
 
 
-class _Undecodable:
-    """Stands in for a request whose bytes did not parse."""
+class _Unreadable:
+    """Stands in for a request that was not parsed: the error to answer it with."""
 
-    def __init__(self, error: DecodeError) -> None:
+    def __init__(self, error: InvalidArgument) -> None:
         self.error = error
 
 
+def transport_message_limit(max_message_bytes: int) -> int:
+    """What gRPC itself lets in, so that RejectUndecodable sees a message over
+    ``max_message_bytes`` (gRPC would answer RESOURCE_EXHAUSTED before any
+    interceptor): twice the limit or the limit plus 1 MiB, whichever is more.
+    Bounded, because gRPC buffers a whole message before anyone can refuse it."""
+    return max_message_bytes + max(max_message_bytes, 1024 * 1024)
+
+
 class RejectUndecodable(grpc.aio.ServerInterceptor):
-    """INVALID_ARGUMENT for a request that does not parse (e.g. a filter nested
-    past the parser's depth limit), where gRPC itself would answer UNKNOWN."""
+    """INVALID_ARGUMENT for a request over ``max_message_bytes``
+    (MEMORYD_MAX_MESSAGE_BYTES, reason MESSAGE_TOO_LARGE), and for one that
+    does not parse (e.g. a filter nested past the parser's depth limit), where
+    gRPC itself would answer RESOURCE_EXHAUSTED or UNKNOWN."""
+
+    def __init__(self, max_message_bytes: int) -> None:
+        self._max_message_bytes = max_message_bytes
 
     async def intercept_service(
         self, continuation: Continuation, handler_call_details: grpc.HandlerCallDetails
@@ -46,16 +59,20 @@ class RejectUndecodable(grpc.aio.ServerInterceptor):
         rpc = method.rpartition("/")[2]
         parse = handler.request_deserializer
 
+        limit = self._max_message_bytes
+
         def deserialize(data: bytes) -> Any:
+            if len(data) > limit:
+                return _Unreadable(MessageTooLarge(len(data), limit))
             try:
                 return parse(data)
-            except DecodeError as error:
-                return _Undecodable(error)
+            except DecodeError:
+                reason = "cannot be parsed (malformed, or nested deeper than 100 levels)"
+                return _Unreadable(InvalidArgument("request", reason))
 
         async def before(request: Any, context: Context) -> After:
-            if isinstance(request, _Undecodable):
-                reason = "cannot be parsed (malformed, or nested deeper than 100 levels)"
-                await abort_with(InvalidArgument("request", reason), context, rpc)
+            if isinstance(request, _Unreadable):
+                await abort_with(request.error, context, rpc)
             return lambda _: None
 
         return wrap_handler(handler, before, deserialize)

@@ -1,19 +1,20 @@
 """Protobuf <-> domain: the only module where the two meet.
 
-Checks wire shape (enum values defined, oneofs set, masks known) and names
-each field as the client sees it; ranges and limits are core's business.
+Checks wire shape (enum values defined, oneofs set, masks known, numbers that
+JSON can hold) and names each field as the client sees it; ranges and limits
+are core's business. Filter trees are converted in api/filter_convert.py.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
-from datetime import UTC
 from typing import Any
 
 from google.protobuf import json_format, struct_pb2
 from google.rpc import status_pb2
 
-from memoryd.core import filters
+from memoryd.api.filter_convert import filter_from_proto
 from memoryd.core.errors import InvalidArgument
 from memoryd.core.model import (
     DEFAULT_CATEGORY,
@@ -73,17 +74,6 @@ _STATE_TO_PROTO = {
     WriteState.APPLIED: svc.WRITE_STATE_APPLIED,
     WriteState.FAILED: svc.WRITE_STATE_FAILED,
 }
-_OPERATOR_FROM_PROTO = {
-    pb.COMPARISON_OPERATOR_EQ: filters.Operator.EQ,
-    pb.COMPARISON_OPERATOR_NE: filters.Operator.NE,
-    pb.COMPARISON_OPERATOR_IN: filters.Operator.IN,
-    pb.COMPARISON_OPERATOR_NOT_IN: filters.Operator.NOT_IN,
-    pb.COMPARISON_OPERATOR_GT: filters.Operator.GT,
-    pb.COMPARISON_OPERATOR_GTE: filters.Operator.GTE,
-    pb.COMPARISON_OPERATOR_LT: filters.Operator.LT,
-    pb.COMPARISON_OPERATOR_LTE: filters.Operator.LTE,
-    pb.COMPARISON_OPERATOR_EXISTS: filters.Operator.EXISTS,
-}
 _METADATA_MODE_FROM_PROTO = {
     svc.METADATA_UPDATE_MODE_UNSPECIFIED: MetadataMode.MERGE,
     svc.METADATA_UPDATE_MODE_MERGE: MetadataMode.MERGE,
@@ -116,12 +106,15 @@ def memory_to_proto(memory: Memory) -> pb.Memory:
 
 
 def create_result_to_proto(result: CreateResult, write_token: str) -> svc.CreateMemoryResponse:
-    return svc.CreateMemoryResponse(
+    response = svc.CreateMemoryResponse(
         memory=memory_to_proto(result.memory),
         outcome=_OUTCOME_TO_PROTO[result.outcome],
         duplicate_similarity=result.duplicate_similarity,
         write_token=write_token,
     )
+    if not result.is_create_time_known:
+        response.memory.ClearField("create_time")
+    return response
 
 
 def batch_results_to_proto(
@@ -211,7 +204,7 @@ def new_memory_from_proto(request: svc.CreateMemoryRequest, field: str = "") -> 
             else memory_type_from_proto(memory.memory_type, f"{field}memory.memory_type")
         ),
         category=memory.category or DEFAULT_CATEGORY,
-        metadata=metadata_from_proto(memory.metadata),
+        metadata=metadata_from_proto(memory.metadata, f"{field}memory.metadata"),
         memory_key=memory.memory_key,
         memory_id=request.memory_id or None,
         dedup_threshold=request.dedup_threshold if request.HasField("dedup_threshold") else None,
@@ -225,7 +218,23 @@ def memory_type_from_proto(value: int, field: str) -> MemoryType:
         raise InvalidArgument(field, f"{value} is not a MemoryType") from None
 
 
-def metadata_from_proto(metadata: struct_pb2.Struct) -> dict[str, Any]:
+def metadata_from_proto(metadata: struct_pb2.Struct, field: str) -> dict[str, Any]:
+    """The metadata as plain JSON values; ``field`` is its name in the request.
+
+    Raises InvalidArgument naming a NaN or infinite number (``field.key``,
+    ``field.key[2]``): JSON, which the journal and Qdrant's payload store, has no
+    such numbers, so protobuf's JSON mapping refuses them too.
+    """
+    pending = [(value, f"{field}.{key[:64]}") for key, value in metadata.fields.items()]
+    while pending:
+        value, path = pending.pop()
+        match value.WhichOneof("kind"):
+            case "number_value" if not math.isfinite(value.number_value):
+                raise InvalidArgument(path, f"{value.number_value} is not a finite number")
+            case "struct_value":
+                pending += [(v, f"{path}.{k[:64]}") for k, v in value.struct_value.fields.items()]
+            case "list_value":
+                pending += [(v, f"{path}[{i}]") for i, v in enumerate(value.list_value.values)]
     return json_format.MessageToDict(metadata)
 
 
@@ -248,58 +257,6 @@ def selection_from_proto(
         categories=tuple(dict.fromkeys(categories)),
         where=filter_from_proto(where, "filter") if where is not None else None,
     )
-
-
-def filter_from_proto(node: pb.Filter, field: str, depth: int = 1) -> filters.Filter:
-    if depth > filters.MAX_DEPTH:
-        raise InvalidArgument(field, f"filter is nested deeper than {filters.MAX_DEPTH} levels")
-    match node.WhichOneof("kind"):
-        case "condition":
-            return _condition_from_proto(node.condition, f"{field}.condition")
-        case "all":
-            return filters.AllOf(_children(node.all.filters, f"{field}.all", depth))
-        case "any":
-            return filters.AnyOf(_children(node.any.filters, f"{field}.any", depth))
-        case "not":
-            return filters.Not(filter_from_proto(getattr(node, "not"), f"{field}.not", depth + 1))
-        case _:
-            raise InvalidArgument(field, "set one of condition, all, any or not")
-
-
-def _children(nodes: Iterable[pb.Filter], field: str, depth: int) -> tuple[filters.Filter, ...]:
-    return tuple(
-        filter_from_proto(child, f"{field}.filters[{i}]", depth + 1)
-        for i, child in enumerate(nodes)
-    )
-
-
-def _condition_from_proto(condition: pb.Condition, field: str) -> filters.Condition:
-    operator = _OPERATOR_FROM_PROTO.get(condition.operator)
-    if operator is None:
-        raise InvalidArgument(
-            f"{field}.operator",
-            "set a ComparisonOperator: EQ, NE, IN, NOT_IN, GT, GTE, LT, LTE or EXISTS",
-        )
-    values = tuple(
-        _value_from_proto(value, f"{field}.values[{i}]") for i, value in enumerate(condition.values)
-    )
-    return filters.Condition(condition.field, operator, values)
-
-
-def _value_from_proto(value: pb.FilterValue, field: str) -> filters.Value:
-    match value.WhichOneof("kind"):
-        case "string_value":
-            return value.string_value
-        case "number_value":
-            return value.number_value
-        case "bool_value":
-            return value.bool_value
-        case "time_value":
-            return value.time_value.ToDatetime(tzinfo=UTC)
-        case _:
-            raise InvalidArgument(
-                field, "set one of string_value, number_value, bool_value or time_value"
-            )
 
 
 def search_query_from_proto(request: svc.SearchMemoriesRequest) -> SearchQuery:
@@ -380,7 +337,9 @@ def change_from_proto(request: svc.UpdateMemoryRequest) -> MemoryChange:
         memory_id=memory.id,
         scope=scope_from_proto(memory.scope),
         content=memory.content if "content" in paths else None,
-        metadata=metadata_from_proto(memory.metadata) if "metadata" in paths else None,
+        metadata=(
+            metadata_from_proto(memory.metadata, "memory.metadata") if "metadata" in paths else None
+        ),
         metadata_mode=mode,
         category=(memory.category or DEFAULT_CATEGORY) if "category" in paths else None,
         memory_type=memory_type,

@@ -26,6 +26,7 @@ from memoryd.core.errors import (
     InvalidArgument,
     MemorydError,
     MemoryNotFound,
+    MessageTooLarge,
     Overloaded,
     PermissionDenied,
     RateLimited,
@@ -44,8 +45,10 @@ logger = logging.getLogger(__name__)
 DOMAIN = "memoryd"
 
 #: Domain error -> (status code, ErrorInfo reason). Reasons are API: never
-#: reuse or rename one.
+#: reuse or rename one. The first class that matches wins, so a subclass
+#: comes before its base.
 _STATUS_OF: dict[type[Exception], tuple[grpc.StatusCode, str]] = {
+    MessageTooLarge: (grpc.StatusCode.INVALID_ARGUMENT, "MESSAGE_TOO_LARGE"),
     InvalidArgument: (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT"),
     MemoryNotFound: (grpc.StatusCode.NOT_FOUND, "MEMORY_NOT_FOUND"),
     VersionConflict: (grpc.StatusCode.ABORTED, "VERSION_MISMATCH"),
@@ -73,7 +76,10 @@ def status_for(error: Exception) -> status_pb2.Status:
     code, reason = next(
         status for error_class, status in _STATUS_OF.items() if isinstance(error, error_class)
     )
-    details = [error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN)]
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN)
+    if isinstance(error, MessageTooLarge):
+        info.metadata.update({"size_bytes": str(error.size), "limit_bytes": str(error.limit)})
+    details = [info]
     if isinstance(error, InvalidArgument):
         violation = error_details_pb2.BadRequest.FieldViolation(
             field=_cut(error.field), description=_cut(error.reason)

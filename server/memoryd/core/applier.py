@@ -11,7 +11,7 @@ before their effect, so replaying one deletes again rather than failing.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 
 from memoryd.core import dedup, scoping, validation
@@ -47,42 +47,46 @@ class Applier:
         *,
         limits: Limits,
         dedup_threshold: float,
-        clock: Callable[[], datetime],
         telemetry: Telemetry | None = None,
     ) -> None:
         self._index = index
         self._limits = limits
         self._dedup_threshold = dedup_threshold
-        self._clock = clock
         self._telemetry = telemetry or Telemetry()
 
     async def create(
-        self, items: Sequence[NewMemory], vectors: Sequence[Vector], seq: int
+        self, items: Sequence[NewMemory], vectors: Sequence[Vector], seq: int, at: datetime
     ) -> tuple[CreateResult, ...]:
-        """Creates, updates by key or id, or skips each item, in order."""
+        """Creates, updates by key or id, or skips each item, in order. ``at`` is
+        when write ``seq`` was journaled: the create and update time it stores,
+        the same on a replay and in the write's acknowledgement."""
         results = []
         for i, (item, vector) in enumerate(zip(items, vectors, strict=True)):
-            result = await self._create_one(item, vector, (seq, i))
+            result = await self._create_one(item, vector, (seq, i), at)
             if result.outcome in (WriteOutcome.CREATED, WriteOutcome.UPDATED_EXISTING):
                 self._telemetry.memories_stored.add(1, {"memoryd.outcome": result.outcome.value})
             results.append(result)
         return tuple(results)
 
-    async def _create_one(self, new: NewMemory, vector: Vector, stamp: Stamp) -> CreateResult:
+    async def _create_one(
+        self, new: NewMemory, vector: Vector, stamp: Stamp, at: datetime
+    ) -> CreateResult:
         with self._telemetry.tracer.start_as_current_span(
             "memoryd.dedup.check", attributes={"memoryd.dedup.keyed": bool(new.memory_key)}
         ) as span:
-            result = await self._dedup(new, vector, stamp)
+            result = await self._dedup(new, vector, stamp, at)
             span.set_attribute(
                 "memoryd.outcome", "none" if result is None else result.outcome.value
             )
         if result is not None:
             return result
-        memory = as_memory(new, self._clock(), version=1)
+        memory = as_memory(new, at, version=1)
         await self._put(memory, vector, stamp)
         return CreateResult(memory, WriteOutcome.CREATED)
 
-    async def _dedup(self, new: NewMemory, vector: Vector, stamp: Stamp) -> CreateResult | None:
+    async def _dedup(
+        self, new: NewMemory, vector: Vector, stamp: Stamp, at: datetime
+    ) -> CreateResult | None:
         """The result of a create the dedup rules settle: an update of the
         memory with its key or id, a skipped near-duplicate, or a replay."""
         found = await self._existing_for(new)
@@ -95,7 +99,7 @@ class Applier:
                     else WriteOutcome.UPDATED_EXISTING
                 )
                 return CreateResult(existing, outcome)
-            return await self._overwrite(existing, new, vector, stamp)
+            return await self._overwrite(existing, new, vector, stamp, at)
         if not new.memory_key:
             return await self._near_duplicate(new, vector)
         return None
@@ -121,7 +125,7 @@ class Applier:
         return None
 
     async def _overwrite(
-        self, current: Memory, new: NewMemory, vector: Vector, stamp: Stamp
+        self, current: Memory, new: NewMemory, vector: Vector, stamp: Stamp, at: datetime
     ) -> CreateResult:
         if new.memory_key and current.memory_key and new.memory_key != current.memory_key:
             raise InvalidArgument(
@@ -136,7 +140,7 @@ class Applier:
             category=new.category,
             metadata=new.metadata,
             memory_key=new.memory_key or current.memory_key,
-            update_time=self._clock(),
+            update_time=at,
             version=current.version + 1,
         )
         await self._put(updated, vector, stamp)
@@ -156,9 +160,12 @@ class Applier:
             min(1.0, hits[0].similarity),
         )
 
-    async def update(self, change: MemoryChange, vector: Vector | None, seq: int) -> Memory:
-        """Applies a partial change. Raises MemoryNotFound, VersionConflict or
-        InvalidArgument (merged metadata over its limit)."""
+    async def update(
+        self, change: MemoryChange, vector: Vector | None, seq: int, at: datetime
+    ) -> Memory:
+        """Applies a partial change, updated ``at`` (when write ``seq`` was
+        journaled). Raises MemoryNotFound, VersionConflict or InvalidArgument
+        (merged metadata over its limit)."""
         current, record = await self.owned(change.memory_id, change.scope, vectors=True)
         if _stamp_of(record) >= (seq, 0):
             return current
@@ -177,7 +184,7 @@ class Applier:
             category=change.category if change.category is not None else current.category,
             memory_type=change.memory_type or current.memory_type,
             metadata=metadata,
-            update_time=self._clock(),
+            update_time=at,
             version=current.version + 1,
         )
         await self._put(updated, vector if vector is not None else record.vector or [], (seq, 0))

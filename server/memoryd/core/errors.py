@@ -2,6 +2,7 @@
 
 MemorydError
   InvalidArgument(field, reason)     bad input; nothing was written
+    MessageTooLarge(size, limit)     a request message over the server's size limit
   MemoryNotFound(memory_id)          absent, or outside the caller's scope
   VersionConflict(expected, actual)  expected_version is stale
   IncompatibleIndex(reason)          the stored index was built for another embedder
@@ -35,6 +36,19 @@ class InvalidArgument(MemorydError):
         super().__init__(f"{field}: {reason}")
         self.field = field
         self.reason = reason
+
+
+class MessageTooLarge(InvalidArgument):
+    """A request message is larger than the server's limit; none of it was read."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(
+            "request",
+            f"the message is {size} bytes, over the limit of {limit} bytes "
+            "(server setting MEMORYD_MAX_MESSAGE_BYTES)",
+        )
+        self.size = size
+        self.limit = limit
 
 
 class MemoryNotFound(MemorydError):

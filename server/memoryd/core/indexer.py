@@ -11,6 +11,7 @@ Either way the queue moves on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Mapping
@@ -45,11 +46,8 @@ class IndexerSettings:
     batch_entries: int = 32
     #: Attempts for a write whose embedding or index call fails.
     max_attempts: int = 4
-    #: Fault injection for tests: seconds to sleep before applying each write.
-    apply_delay: float = 0.0
-    #: Finished entries and request ids older than this are purged from the journal.
-    retention_seconds: float = 24 * 3600.0
-    #: How often the idle indexer purges.
+    #: How often the journal's forgotten entries are purged (core/journal.py);
+    #: only disk space waits for it, a write is forgotten when its retention ends.
     purge_interval_seconds: float = 3600.0
 
 
@@ -114,19 +112,20 @@ class Indexer:
             await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
-        last_purge = 0.0
+        # Memories.start() has just purged; purge again every interval, busy or idle.
+        next_purge = time.monotonic() + self._settings.purge_interval_seconds
         while True:
+            if time.monotonic() >= next_purge:
+                next_purge = time.monotonic() + self._settings.purge_interval_seconds
+                purged = await self._journal.purge_forgotten()
+                logger.debug("purged %d finished journal entries", purged)
             entries = await self._journal.pending(self.done_seq, self._settings.batch_entries)
             if not entries:
                 self._wake.clear()
-                now = time.monotonic()
-                if now - last_purge >= self._settings.purge_interval_seconds:
-                    last_purge = now
-                    cutoff = time.time() - self._settings.retention_seconds
-                    purged = await self._journal.forget_requests_before(cutoff)
-                    logger.debug("purged %d finished journal entries", purged)
                 if self.done_seq >= self.last_seq:
-                    await self._wake.wait()
+                    with contextlib.suppress(TimeoutError):  # time to purge
+                        async with asyncio.timeout(next_purge - time.monotonic()):
+                            await self._wake.wait()
                 continue
             with self._tracer.start_as_current_span(
                 "memoryd.index.embed_batch",
@@ -137,8 +136,6 @@ class Indexer:
             ):
                 vectors = await self._prefetch_vectors(entries)
             for entry in entries:
-                if self._settings.apply_delay:
-                    await asyncio.sleep(self._settings.apply_delay)
                 with self._apply_span(entry) as span:
                     state, outcome = await self._apply(entry, vectors)
                     await self._journal.finish(entry.seq, state, outcome)
@@ -174,7 +171,10 @@ class Indexer:
             async for attempt in AsyncRetrying(
                 stop=stop_after_attempt(self._settings.max_attempts),
                 wait=wait_exponential(multiplier=0.05, max=2.0),
-                retry=retry_if_not_exception_type(MemorydError),
+                # tenacity catches BaseException: without CancelledError here, a
+                # stop() that lands in an engine call would be retried away and
+                # the indexer would outlive its cancellation (shutdown hangs).
+                retry=retry_if_not_exception_type((MemorydError, asyncio.CancelledError)),
                 reraise=True,
             ):
                 with attempt:
@@ -197,13 +197,17 @@ class Indexer:
         match operation:
             case tuple():
                 embedded = await self._vectors([i.content for i in operation], vectors)
-                results = await self._applier.create(operation, embedded, entry.seq)
+                results = await self._applier.create(
+                    operation, embedded, entry.seq, entry.journaled_at
+                )
                 return operations.outcome_to_json(results)
             case MemoryChange():
                 vector = None
                 if operation.content is not None:
                     (vector,) = await self._vectors([operation.content], vectors)
-                updated = await self._applier.update(operation, vector, entry.seq)
+                updated = await self._applier.update(
+                    operation, vector, entry.seq, entry.journaled_at
+                )
                 return operations.outcome_to_json(updated)
             case operations.Delete():
                 if entry.outcome is None:

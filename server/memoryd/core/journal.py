@@ -7,7 +7,13 @@ dedicated thread, never on the event loop.
 
 Entries move PENDING -> APPLIED or FAILED; their result (or error) is kept
 for GetWriteStatus. Request ids map to the entry they created, for
-idempotent retries within the retention window.
+idempotent retries. A finished entry and its request id are kept for the
+retention window counted from when the entry finished, then forgotten: the
+journal reports them as absent at once, and purges them later.
+
+An entry's time (``create_time``) is when it was journaled: the time its write
+stores as the memory's create or update time, so that the acknowledgement,
+the stored memory and a replay after a restart all carry the same time.
 """
 
 from __future__ import annotations
@@ -20,10 +26,13 @@ import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 PENDING, APPLIED, FAILED = "pending", "applied", "failed"
+#: How long a finished write is remembered, by default (MEMORYD_REQUEST_ID_RETENTION_SECONDS).
+DEFAULT_RETENTION_SECONDS = 24 * 3600.0
 _T = TypeVar("_T")
 
 _SCHEMA = """
@@ -62,6 +71,11 @@ class Entry:
     #: W3C trace context of the request that journaled it, for span links.
     trace_context: dict[str, str]
 
+    @property
+    def journaled_at(self) -> datetime:
+        """When the write was journaled: the time it stores on the memories it changes."""
+        return wall_time(self.create_time)
+
 
 @dataclass(frozen=True, slots=True)
 class Append:
@@ -76,25 +90,57 @@ class Append:
 
 @dataclass(frozen=True, slots=True)
 class Appended:
-    """Where an append landed. ``is_retry`` means the request_id was seen."""
+    """Where an append landed. ``is_retry`` means the request_id was seen;
+    ``first`` is then the entry that request journaled."""
 
     seq: int
     is_retry: bool
     fingerprint: str
+    #: When the entry was journaled (epoch seconds); the first entry's, for a retry.
+    create_time: float
+    first: Entry | None = None
+
+    @property
+    def journaled_at(self) -> datetime:
+        return wall_time(self.create_time)
+
+
+def wall_time(epoch_seconds: float) -> datetime:
+    """A journal time (epoch seconds, as SQLite stores it) as a UTC datetime."""
+    return datetime.fromtimestamp(epoch_seconds, UTC)
 
 
 class Journal:
-    """The durable journal in ``path`` (a SQLite file); open with Journal.open()."""
+    """The durable journal in ``path`` (a SQLite file); open with Journal.open().
 
-    def __init__(self, connection: sqlite3.Connection, journal_id: str) -> None:
+    ``retention_seconds`` is how long a finished entry and its request id are
+    remembered after it finished; ``clock`` gives the time (epoch seconds).
+    """
+
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        journal_id: str,
+        *,
+        retention_seconds: float = DEFAULT_RETENTION_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._db = connection
         self.journal_id = journal_id
+        self._retention_seconds = retention_seconds
+        self._clock = clock
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
         self._waiting: list[tuple[Append, asyncio.Future[Appended]]] = []
         self._committer: asyncio.Task[None] | None = None
 
     @classmethod
-    def open(cls, path: Path) -> Journal:
+    def open(
+        cls,
+        path: Path,
+        *,
+        retention_seconds: float = DEFAULT_RETENTION_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ) -> Journal:
         path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
@@ -109,7 +155,7 @@ class Journal:
             db.execute("INSERT INTO meta VALUES ('journal_id', ?)", (journal_id,))
         else:
             journal_id = row[0]
-        return cls(db, journal_id)
+        return cls(db, journal_id, retention_seconds=retention_seconds, clock=clock)
 
     async def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
@@ -138,7 +184,8 @@ class Journal:
                     future.set_result(result)
 
     def _insert(self, writes: Sequence[Append]) -> list[Appended]:
-        now = time.time()
+        # One time for the whole commit: its entries became durable together.
+        now = self._clock()
         results = []
         self._db.execute("BEGIN IMMEDIATE")
         try:
@@ -149,8 +196,14 @@ class Journal:
                         (write.request_id,),
                     ).fetchone()
                     if row is not None:
-                        results.append(Appended(row[0], True, row[1]))
-                        continue
+                        first = self._entry_at(row[0])
+                        if first is not None and not self.is_forgotten(first):
+                            results.append(Appended(row[0], True, row[1], first.create_time, first))
+                            continue
+                        # Past its retention the request id names no write: a new request.
+                        self._db.execute(
+                            "DELETE FROM requests WHERE request_id = ?", (write.request_id,)
+                        )
                 cursor = self._db.execute(
                     "INSERT INTO entries (kind, operation, state, create_time, trace_context) "
                     "VALUES (?, ?, ?, ?, ?)",
@@ -168,7 +221,7 @@ class Journal:
                         "INSERT INTO requests VALUES (?, ?, ?, ?)",
                         (write.request_id, write.fingerprint, seq, now),
                     )
-                results.append(Appended(seq, False, write.fingerprint))
+                results.append(Appended(seq, False, write.fingerprint, now))
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -186,10 +239,20 @@ class Journal:
         return [_entry(row) for row in rows]
 
     async def get(self, seq: int) -> Entry | None:
-        row = await self._run(
-            lambda: self._db.execute("SELECT * FROM entries WHERE seq = ?", (seq,)).fetchone()
-        )
+        """The entry ``seq``, if it is still in the journal (forgotten or not)."""
+        return await self._run(self._entry_at, seq)
+
+    def _entry_at(self, seq: int) -> Entry | None:
+        row = self._db.execute("SELECT * FROM entries WHERE seq = ?", (seq,)).fetchone()
         return _entry(row) if row else None
+
+    def is_forgotten(self, entry: Entry) -> bool:
+        """Whether a finished entry is past its retention, counted from when it finished."""
+        return (
+            entry.state != PENDING
+            and entry.apply_time is not None
+            and entry.apply_time <= self._clock() - self._retention_seconds
+        )
 
     async def record_outcome(self, seq: int, outcome: dict[str, Any]) -> None:
         """Stores an entry's outcome before its effect, keeping it pending."""
@@ -202,22 +265,38 @@ class Journal:
     def _update(self, seq: int, state: str, outcome: dict[str, Any], done: bool) -> None:
         self._db.execute(
             "UPDATE entries SET state = ?, outcome = ?, apply_time = ? WHERE seq = ?",
-            (state, json.dumps(outcome), time.time() if done else None, seq),
+            (state, json.dumps(outcome), self._clock() if done else None, seq),
         )
 
     async def last_seq(self) -> int:
-        row = await self._run(lambda: self._db.execute("SELECT MAX(seq) FROM entries").fetchone())
-        return int(row[0] or 0)
+        """The highest seq ever journaled, also once its entry is purged.
 
-    async def forget_requests_before(self, cutoff: float) -> int:
-        """Drops request ids, and finished entries, journaled before ``cutoff``
-        (epoch seconds); returns how many entries went. Pending entries stay."""
+        Write tokens name seqs, and clients keep them: if this went back when
+        old entries are purged, a kept token would look like one from the future.
+        AUTOINCREMENT never reuses a seq and records the highest in sqlite_sequence.
+        """
+
+        def highest() -> int:
+            row = self._db.execute(
+                "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'entries'), 0),"
+                " COALESCE((SELECT MAX(seq) FROM entries), 0))"
+            ).fetchone()
+            return int(row[0] or 0)
+
+        return await self._run(highest)
+
+    async def purge_forgotten(self) -> int:
+        """Deletes the entries that finished longer ago than the retention, and
+        their request ids; returns how many entries went. Pending entries stay,
+        however old."""
 
         def purge() -> int:
+            cutoff = self._clock() - self._retention_seconds
+            forgotten = "SELECT seq FROM entries WHERE state != ? AND apply_time <= ?"
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("DELETE FROM requests WHERE create_time < ?", (cutoff,))
+            self._db.execute(f"DELETE FROM requests WHERE seq IN ({forgotten})", (PENDING, cutoff))
             cursor = self._db.execute(
-                "DELETE FROM entries WHERE create_time < ? AND state != ?", (cutoff, PENDING)
+                "DELETE FROM entries WHERE state != ? AND apply_time <= ?", (PENDING, cutoff)
             )
             self._db.execute("COMMIT")
             return cursor.rowcount

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
+from typing import NamedTuple
 
 from opentelemetry import trace
 
@@ -24,7 +25,6 @@ from memoryd.core.freshness import WriteTracker
 from memoryd.core.indexer import Indexer
 from memoryd.core.journal import APPLIED, FAILED, Append, Journal
 from memoryd.core.model import (
-    Clock,
     CreateResult,
     ListQuery,
     Memory,
@@ -42,7 +42,6 @@ from memoryd.core.model import (
     WritePolicy,
     WriteStatus,
     as_memory,
-    utc_now,
 )
 from memoryd.core.policy import UNRESTRICTED, Access, Principal, authorize, may, readable
 from memoryd.core.retrieval import Retrieval
@@ -52,6 +51,31 @@ from memoryd.core.write_tokens import WriteTokens, status_of
 from memoryd.embed.base import Embedder
 from memoryd.store.base import ScrollCursor, VectorIndex
 from memoryd.telemetry import Telemetry
+
+
+class _Written(NamedTuple):
+    """A journaled write."""
+
+    seq: int
+    #: When it was journaled: the time it stores on the memories it changes.
+    journaled_at: datetime
+    #: The final state, or None in ASYNC mode.
+    state: str | None
+    #: The final outcome, or None in ASYNC mode.
+    outcome: operations.Outcome
+    #: The operation as first journaled under the request_id (the same, but for a retry).
+    original: operations.Operation
+
+
+def _accepted(item: NewMemory, journaled_at: datetime) -> CreateResult:
+    """The acknowledgement of an ASYNC create: the memory as it is stored if
+    created. A create with a memory_key or memory_id may update an existing
+    memory instead, which keeps its create_time: then that time is not known yet."""
+    return CreateResult(
+        as_memory(item, journaled_at, version=0),
+        WriteOutcome.ACCEPTED,
+        is_create_time_known=not (item.memory_key or item.memory_id),
+    )
 
 
 class Memories:
@@ -74,7 +98,6 @@ class Memories:
         limits: Limits | None = None,
         policy: WritePolicy | None = None,
         default_mode: RetrievalMode = RetrievalMode.DENSE,
-        clock: Clock = utc_now,
         telemetry: Telemetry | None = None,
     ) -> None:
         self._index = index
@@ -85,7 +108,6 @@ class Memories:
         self._applier = applier
         self._limits = limits or Limits()
         self._policy = policy or WritePolicy()
-        self._clock = clock
         self._telemetry = telemetry or Telemetry()
         self._writes = WriteTracker()
         self._is_closing = False
@@ -95,11 +117,11 @@ class Memories:
         """Starts the indexer, replaying writes a previous run left pending."""
         for entry in await self._indexer.start():
             operation = operations.operation_from_json(entry.kind, entry.operation)
+            is_forget = isinstance(operation, Selection)
             for scope in operations.scopes_of(operation):
-                self._writes.note(scope, entry.seq, self._indexer.done_seq)
+                self._writes.note(scope, entry.seq, self._indexer.done_seq, is_forget=is_forget)
         self._writes.start(self._indexer.last_seq)
-        cutoff = time.time() - self._policy.request_retention_seconds
-        await self._journal.forget_requests_before(cutoff)
+        await self._journal.purge_forgotten()
 
     def refuse_writes(self) -> None:
         """From now on, writes fail with ShuttingDown; reads still work."""
@@ -147,15 +169,14 @@ class Memories:
                 raise InvalidArgument(field, exc.reason) from exc
         items = tuple(replace(new, generated_id=new.memory_id or str(uuid.uuid4())) for new in news)
         kind = operations.BATCH_CREATE if is_batch else operations.CREATE
-        seq, state, outcome, original = await self._write(
-            items, mode, request_id, kind, principal=principal
-        )
-        token = self._tokens.token(seq)
-        if state is None:
-            assert isinstance(original, tuple)
-            return Receipt(token, tuple(self._accepted(item) for item in original))
-        assert isinstance(outcome, tuple)
-        return Receipt(token, outcome)
+        written = await self._write(items, mode, request_id, kind, principal=principal)
+        token = self._tokens.token(written.seq)
+        if written.state is None:
+            assert isinstance(written.original, tuple)
+            accepted = (_accepted(item, written.journaled_at) for item in written.original)
+            return Receipt(token, tuple(accepted))
+        assert isinstance(written.outcome, tuple)
+        return Receipt(token, written.outcome)
 
     async def update(
         self,
@@ -170,9 +191,9 @@ class Memories:
         in the write status."""
         change = replace(change, scope=authorize(principal, change.scope, Access.WRITE))
         validation.check_change(change, self._limits)
-        seq, state, outcome, _ = await self._write(change, mode, request_id, principal=principal)
-        assert outcome is None or isinstance(outcome, Memory)
-        return Receipt(self._tokens.token(seq), outcome)
+        written = await self._write(change, mode, request_id, principal=principal)
+        assert written.outcome is None or isinstance(written.outcome, Memory)
+        return Receipt(self._tokens.token(written.seq), written.outcome)
 
     async def delete(
         self,
@@ -189,8 +210,8 @@ class Memories:
         scoping.check_id(memory_id, "id", required=True)
         scoping.check_scope(scope, "scope")
         delete = operations.Delete(memory_id, scope, expected_version)
-        seq, _, _, _ = await self._write(delete, mode, request_id, principal=principal)
-        return self._tokens.token(seq)
+        written = await self._write(delete, mode, request_id, principal=principal)
+        return self._tokens.token(written.seq)
 
     async def forget(
         self,
@@ -212,8 +233,9 @@ class Memories:
                 selection_filter(selection, scoping.forget_filter(selection.scope))
             )
             return Receipt("", count)
-        seq, _, outcome, _ = await self._write(selection, mode, request_id, principal=principal)
-        return Receipt(self._tokens.token(seq), outcome if isinstance(outcome, int) else 0)
+        written = await self._write(selection, mode, request_id, principal=principal)
+        count = written.outcome if isinstance(written.outcome, int) else 0
+        return Receipt(self._tokens.token(written.seq), count)
 
     async def write_status(self, token: str, *, principal: Principal = UNRESTRICTED) -> WriteStatus:
         """Raises UnknownWrite for a token this journal never issued, and for
@@ -223,7 +245,7 @@ class Memories:
             raise InvalidArgument("write_token", "must not be empty")
         seq = self._tokens.seq_of(token, "write_token", unknown_is_error=True)
         entry = await self._journal.get(seq)
-        if entry is None:
+        if entry is None or self._journal.is_forgotten(entry):
             raise UnknownWrite(token)
         if not principal.is_unrestricted:
             operation = operations.operation_from_json(entry.kind, entry.operation)
@@ -242,9 +264,8 @@ class Memories:
         kind: str = "",
         *,
         principal: Principal = UNRESTRICTED,
-    ) -> tuple[int, str | None, operations.Outcome, operations.Operation]:
-        """Journals a write. Returns (seq, final state or None in ASYNC mode,
-        final outcome, the operation as first journaled under this request_id)."""
+    ) -> _Written:
+        """Journals a write; in SYNC mode, waits until it is applied."""
         if request_id:
             scoping.check_id(request_id, "request_id", required=True)
             if not principal.is_unrestricted:
@@ -279,25 +300,23 @@ class Memories:
         if appended.is_retry:
             if appended.fingerprint != operations.fingerprint(kind, document):
                 raise InvalidArgument("request_id", "was already used for a different request")
-            entry = await self._journal.get(seq)
-            assert entry is not None
-            original = operations.operation_from_json(entry.kind, entry.operation)
+            assert appended.first is not None
+            original = operations.operation_from_json(appended.first.kind, appended.first.operation)
         else:
+            is_forget = isinstance(operation, Selection)
             for scope in operations.scopes_of(operation):
-                self._writes.note(scope, seq, self._indexer.done_seq)
+                self._writes.note(scope, seq, self._indexer.done_seq, is_forget=is_forget)
             self._indexer.appended(seq)
         if mode is WriteMode.ASYNC:
-            return seq, None, None, original
+            return _Written(seq, appended.journaled_at, None, None, original)
         await self._indexer.wait_done(seq, None)
         entry = await self._journal.get(seq)
         assert entry is not None and entry.outcome is not None
         if entry.state == FAILED:
             raise operations.error_from_json(entry.outcome)
         assert entry.state == APPLIED
-        return seq, entry.state, operations.outcome_from_json(kind, entry.outcome), original
-
-    def _accepted(self, item: NewMemory) -> CreateResult:
-        return CreateResult(as_memory(item, self._clock(), version=0), WriteOutcome.ACCEPTED)
+        outcome = operations.outcome_from_json(kind, entry.outcome)
+        return _Written(seq, appended.journaled_at, entry.state, outcome, original)
 
     # --- reads ------------------------------------------------------------------
 
@@ -390,7 +409,14 @@ class Memories:
         ``wait`` seconds (None: the policy's maximum)."""
         seq = self._writes.pending_seq(scope)
         if consistency_token:
-            seq = max(seq, self._tokens.seq_of(consistency_token, "consistency_token"))
+            token_seq = self._tokens.seq_of(consistency_token, "consistency_token")
+            # Past the journal's end, a token names no write: waiting would
+            # only use up the caller's deadline.
+            if token_seq > self._indexer.last_seq:
+                raise InvalidArgument(
+                    "consistency_token", "is not a write_token this server issued"
+                )
+            seq = max(seq, token_seq)
         if seq <= self._indexer.done_seq:
             return
         timeout = self._policy.read_wait_max_seconds if wait is None else max(0.0, wait)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from memoryd.core.filters import Filter
@@ -131,6 +131,10 @@ class CreateResult:
     memory: Memory
     outcome: WriteOutcome
     duplicate_similarity: float = 0.0
+    #: False for an ACCEPTED create that may update an existing memory (it has a
+    #: memory_key or memory_id): that memory keeps its own create_time, which
+    #: the acknowledgement cannot know yet, so it reports none.
+    is_create_time_known: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,20 +213,13 @@ class WriteStatus:
     error: Exception | None = None
 
 
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
 @dataclass(frozen=True, slots=True)
 class WritePolicy:
-    """Backpressure, read waits and idempotency retention; see config.Settings."""
+    """Backpressure and read waits; see config.Settings. (The journal keeps the
+    retention of finished writes: core/journal.py.)"""
 
     max_backlog: int = 10_000
     read_wait_max_seconds: float = 30.0
-    request_retention_seconds: float = 24 * 3600.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,10 +5,17 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import uuid
 from collections.abc import Sequence
 
 from memoryd.core.errors import InvalidArgument
 from memoryd.core.model import Selection
+
+#: The create_times (microseconds since the epoch) a token may resume at:
+#: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z, the times datetime and the
+#: index can hold. A token is opaque but not signed, so a client can edit it.
+_MIN_ORDER_VALUE = -62_135_596_800 * 10**6
+_MAX_ORDER_VALUE = 253_402_300_799 * 10**6
 
 
 def fingerprint(selection: Selection) -> str:
@@ -27,11 +34,18 @@ def decode_token(token: str, selection: Selection) -> tuple[int, tuple[str, ...]
     Raises InvalidArgument for a token that is malformed or was issued for
     another query.
     """
+    malformed = InvalidArgument("page_token", "is not a token ListMemories returned")
     try:
         body = json.loads(base64.urlsafe_b64decode(token.encode()))
-        order_value, seen_ids, query = int(body["t"]), tuple(map(str, body["ids"])), body["q"]
-    except (ValueError, KeyError, TypeError) as exc:
-        raise InvalidArgument("page_token", "is not a token ListMemories returned") from exc
+        order_value, raw_ids, query = body["t"], body["ids"], body["q"]
+        # Seen ids are point ids, which the index takes only as UUIDs.
+        seen_ids = tuple(str(uuid.UUID(i)) for i in raw_ids if isinstance(i, str))
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
+        raise malformed from exc
+    if type(order_value) is not int or not _MIN_ORDER_VALUE <= order_value <= _MAX_ORDER_VALUE:
+        raise malformed
+    if not isinstance(raw_ids, list) or len(seen_ids) != len(raw_ids):
+        raise malformed
     if query != fingerprint(selection):
         raise InvalidArgument(
             "page_token", "belongs to a different query; send the same scope and filters"

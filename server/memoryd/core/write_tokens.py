@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from memoryd.core import operations
 from memoryd.core.errors import InvalidArgument, UnknownWrite
-from memoryd.core.journal import Entry
+from memoryd.core.journal import Entry, wall_time
 from memoryd.core.model import WriteState, WriteStatus
+
+#: The largest journal seq: SQLite's INTEGER is a signed 64-bit number.
+MAX_SEQ = 2**63 - 1
 
 
 class WriteTokens:
@@ -24,7 +25,12 @@ class WriteTokens:
         """The entry a token names. Raises UnknownWrite (``unknown_is_error``)
         or InvalidArgument naming ``field`` for a token of another journal."""
         journal_id, _, number = token.rpartition("-")
-        if journal_id != self._journal_id or not number.isdigit():
+        # ASCII digits only (str.isdigit also passes "²", which int() refuses), and
+        # no larger than SQLite can hold, so no token reaches the journal as a
+        # number it cannot take.
+        is_seq = number.isascii() and number.isdigit() and len(number) <= len(str(MAX_SEQ))
+        is_seq = is_seq and int(number) <= MAX_SEQ
+        if journal_id != self._journal_id or not is_seq:
             if unknown_is_error:
                 raise UnknownWrite(token)
             raise InvalidArgument(field, "is not a write_token this server issued")
@@ -43,8 +49,8 @@ def status_of(entry: Entry, token: str) -> WriteStatus:
         token=token,
         kind=entry.kind,
         state=state,
-        create_time=datetime.fromtimestamp(entry.create_time, UTC),
-        apply_time=datetime.fromtimestamp(entry.apply_time, UTC) if entry.apply_time else None,
+        create_time=entry.journaled_at,
+        apply_time=wall_time(entry.apply_time) if entry.apply_time else None,
         outcome=outcome,
         error=error,
     )

@@ -53,7 +53,6 @@ DENSE = "dense"
 METADATA_KEY = "memoryd"
 #: 2 adds the BM25 sparse vector.
 SCHEMA = 2
-IN_MEMORY_STANDIN = ":memory:"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -68,13 +67,10 @@ def connect(
     from qdrant-client's background version check, which at worst issues a
     UserWarning.
 
-    The url ``:memory:`` selects qdrant-client's pure-Python in-memory mode, a
-    stand-in for a server in tests: it scans every point and is not
-    thread-safe, so never serve users from it.
+    Raises ValueError if ``url`` is not a URL (urllib3's LocationParseError is
+    one). There is no in-memory mode: tests that need a stand-in for a server
+    hand build() their own client.
     """
-    if url == IN_MEMORY_STANDIN:
-        logger.warning("qdrant_url=:memory: is qdrant-client's in-memory stand-in, for tests only")
-        return AsyncQdrantClient(location=IN_MEMORY_STANDIN)
     return AsyncQdrantClient(
         url=url,
         api_key=api_key,

@@ -18,6 +18,7 @@ from memoryd.v1 import memory_service_pb2 as svc
 from memoryd_client import filters
 from memoryd_client.aio import AsyncMemorydClient
 from memoryd_client.client import MemorydClient
+from memoryd_client.consistency import ScopeWrites
 from memoryd_client.errors import (
     DeadlineExceeded,
     FailedPrecondition,
@@ -54,6 +55,7 @@ __all__ = [
     "Overloaded",
     "PermissionDenied",
     "PreloadEvent",
+    "ScopeWrites",
     "TransientError",
     "Unauthenticated",
     "Unavailable",

@@ -20,8 +20,23 @@ from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 from memoryd_client import _channels
-from memoryd_client.client import _POLL_MAX, _POLL_START, _pending
-from memoryd_client.errors import Unavailable, WriteFailed, error_from_rpc, error_from_status
+from memoryd_client.client import _POLL_MAX, _POLL_START, _pending, _WriteResponse
+from memoryd_client.consistency import (
+    ScopeWrites,
+    preload_refuses_token,
+    read_keys_of,
+    token_refused,
+    with_token,
+    without_token,
+    write_keys,
+)
+from memoryd_client.errors import (
+    MemorydError,
+    Unavailable,
+    WriteFailed,
+    error_from_rpc,
+    error_from_status,
+)
 from memoryd_client.messages import with_request_id
 from memoryd_client.options import ClientOptions, resolve_options
 from memoryd_client.preload import PreloadEvent, preload_event
@@ -39,15 +54,23 @@ class _LoopChannel:
 class AsyncMemorydClient:
     """Asyncio client for memoryd.v1.MemoryService; the async twin of MemorydClient.
 
-    Same methods, deadlines, retry policy, request ids and typed errors. Safe to
-    use from any number of event loops, one after another or at once.
+    Same methods, deadlines, retry policy, request ids, typed errors and
+    read-your-writes (``writes``; a write in flight from any loop or thread
+    holds back a read of its scope here). Safe to use from any number of event
+    loops, one after another or at once.
     """
 
     def __init__(
-        self, target: str | None = None, *, options: ClientOptions | None = None, **fields: Any
+        self,
+        target: str | None = None,
+        *,
+        options: ClientOptions | None = None,
+        writes: ScopeWrites | None = None,
+        **fields: Any,
     ) -> None:
         """``AsyncMemorydClient("host:port", ...)``, as MemorydClient."""
         self.options = resolve_options(target, options, fields)
+        self.writes = writes if writes is not None else ScopeWrites()
         self._by_loop: dict[asyncio.AbstractEventLoop, _LoopChannel] = {}
 
     def _current(self) -> _LoopChannel:
@@ -79,6 +102,39 @@ class AsyncMemorydClient:
         except grpc.aio.AioRpcError as error:
             raise error_from_rpc(error) from None
 
+    async def _send_write(
+        self,
+        method: Callable[..., Awaitable[_WriteResponse]],
+        request: Any,
+        timeout: float | None,
+    ) -> _WriteResponse:
+        write = self.writes.begin(write_keys(request))
+        token = ""
+        try:
+            response = await self._call(method, with_request_id(request), self._write(timeout))
+            token = response.write_token
+            return response
+        finally:
+            self.writes.finish(write, token)
+
+    async def _send_read(
+        self, method: Callable[..., Awaitable[_Response]], request: Any, timeout: float | None
+    ) -> _Response:
+        budget = self._read(timeout)
+        deadline = time.monotonic() + budget
+        keys = read_keys_of(request)
+        await self.writes.wait_async(keys, budget)
+        sent, token = with_token(request, self.writes, keys)
+        try:
+            return await self._call(method, sent, max(deadline - time.monotonic(), 0.0))
+        except MemorydError as error:
+            if not (token and token_refused(error)):
+                raise
+        # As in MemorydClient._send_read: a token the server does not know never fails a read.
+        self.writes.forget_token(token)
+        remaining = max(deadline - time.monotonic(), 0.0)
+        return await self._call(method, without_token(sent), remaining)
+
     def _read(self, timeout: float | None) -> float:
         return self.options.read_timeout if timeout is None else timeout
 
@@ -88,26 +144,23 @@ class AsyncMemorydClient:
     async def create_memory(
         self, request: svc.CreateMemoryRequest, *, timeout: float | None = None
     ) -> svc.CreateMemoryResponse:
-        stub = self._current().stub
-        return await self._call(stub.CreateMemory, with_request_id(request), self._write(timeout))
+        return await self._send_write(self._current().stub.CreateMemory, request, timeout)
 
     async def batch_create_memories(
         self, request: svc.BatchCreateMemoriesRequest, *, timeout: float | None = None
     ) -> svc.BatchCreateMemoriesResponse:
         stub = self._current().stub
-        return await self._call(
-            stub.BatchCreateMemories, with_request_id(request), self._write(timeout)
-        )
+        return await self._send_write(stub.BatchCreateMemories, request, timeout)
 
     async def get_memory(
         self, request: svc.GetMemoryRequest, *, timeout: float | None = None
     ) -> svc.GetMemoryResponse:
-        return await self._call(self._current().stub.GetMemory, request, self._read(timeout))
+        return await self._send_read(self._current().stub.GetMemory, request, timeout)
 
     async def list_memories(
         self, request: svc.ListMemoriesRequest, *, timeout: float | None = None
     ) -> svc.ListMemoriesResponse:
-        return await self._call(self._current().stub.ListMemories, request, self._read(timeout))
+        return await self._send_read(self._current().stub.ListMemories, request, timeout)
 
     async def iter_memories(
         self, request: svc.ListMemoriesRequest, *, timeout: float | None = None
@@ -126,25 +179,22 @@ class AsyncMemorydClient:
     async def update_memory(
         self, request: svc.UpdateMemoryRequest, *, timeout: float | None = None
     ) -> svc.UpdateMemoryResponse:
-        stub = self._current().stub
-        return await self._call(stub.UpdateMemory, with_request_id(request), self._write(timeout))
+        return await self._send_write(self._current().stub.UpdateMemory, request, timeout)
 
     async def delete_memory(
         self, request: svc.DeleteMemoryRequest, *, timeout: float | None = None
     ) -> svc.DeleteMemoryResponse:
-        stub = self._current().stub
-        return await self._call(stub.DeleteMemory, with_request_id(request), self._write(timeout))
+        return await self._send_write(self._current().stub.DeleteMemory, request, timeout)
 
     async def search_memories(
         self, request: svc.SearchMemoriesRequest, *, timeout: float | None = None
     ) -> svc.SearchMemoriesResponse:
-        return await self._call(self._current().stub.SearchMemories, request, self._read(timeout))
+        return await self._send_read(self._current().stub.SearchMemories, request, timeout)
 
     async def forget_memories(
         self, request: svc.ForgetMemoriesRequest, *, timeout: float | None = None
     ) -> svc.ForgetMemoriesResponse:
-        stub = self._current().stub
-        return await self._call(stub.ForgetMemories, with_request_id(request), self._write(timeout))
+        return await self._send_write(self._current().stub.ForgetMemories, request, timeout)
 
     async def preload(
         self, request: svc.PreloadRequest, *, timeout: float | None = None
@@ -155,16 +205,35 @@ class AsyncMemorydClient:
         early cancels the call once the generator is closed (``aclose()``, or
         when it is collected).
         """
-        call = self._current().stub.Preload(request, timeout=self._read(timeout))
-        try:
-            async for response in call:
-                event = preload_event(response)
-                if event is not None:
+        budget = self._read(timeout)
+        deadline = time.monotonic() + budget
+        keys = read_keys_of(request)
+        await self.writes.wait_async(keys, budget)
+        sent, token = with_token(request, self.writes, keys)
+        stub, started = self._current().stub, False
+        while True:
+            call = stub.Preload(sent, timeout=max(deadline - time.monotonic(), 0.0))
+            refused = False
+            try:
+                async for response in call:
+                    event = preload_event(response)
+                    if event is None:
+                        continue
+                    if token and not started and preload_refuses_token(event):
+                        refused = True
+                        break
+                    started = True
                     yield event
-        except grpc.aio.AioRpcError as error:
-            raise error_from_rpc(error) from None
-        finally:
-            call.cancel()
+                if not refused:
+                    return
+            except grpc.aio.AioRpcError as rpc_error:
+                error = error_from_rpc(rpc_error)
+                if started or not (token and token_refused(error)):
+                    raise error from None
+            finally:
+                call.cancel()
+            self.writes.forget_token(token)  # as in MemorydClient.preload
+            sent, token = without_token(sent), ""
 
     async def get_write_status(
         self, write_token: str, *, timeout: float | None = None

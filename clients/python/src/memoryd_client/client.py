@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, Self, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 import grpc
 
@@ -13,12 +13,34 @@ from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 from memoryd_client import _channels
-from memoryd_client.errors import Unavailable, WriteFailed, error_from_rpc, error_from_status
+from memoryd_client.consistency import (
+    ScopeWrites,
+    preload_refuses_token,
+    read_keys_of,
+    token_refused,
+    with_token,
+    without_token,
+    write_keys,
+)
+from memoryd_client.errors import (
+    MemorydError,
+    Unavailable,
+    WriteFailed,
+    error_from_rpc,
+    error_from_status,
+)
 from memoryd_client.messages import with_request_id
 from memoryd_client.options import ClientOptions, resolve_options
 from memoryd_client.preload import PreloadEvent, preload_event
 
 _Response = TypeVar("_Response")
+
+
+class _Written(Protocol):
+    write_token: str
+
+
+_WriteResponse = TypeVar("_WriteResponse", bound=_Written)
 
 #: Poll interval bounds for wait_for_write, in seconds.
 _POLL_START, _POLL_MAX = 0.005, 0.2
@@ -33,19 +55,30 @@ class MemorydClient:
     ``memoryd_client.errors.MemorydError`` subclass on failure. Writes without a
     request_id get one, so retries are idempotent.
 
+    Reads see this client's own writes (``memoryd_client.consistency``): a read
+    of a scope first waits for the writes into it still in flight, within its
+    deadline, and carries the newest write_token of that scope as
+    ``consistency_token``. ``writes`` shares that bookkeeping between clients.
+
     The channel opens on first use; ``close()`` releases it, and a later call
     opens a new one. A sync channel has no event loop, so this client is also
     the safe choice for code that runs each call in a fresh loop.
     """
 
     def __init__(
-        self, target: str | None = None, *, options: ClientOptions | None = None, **fields: Any
+        self,
+        target: str | None = None,
+        *,
+        options: ClientOptions | None = None,
+        writes: ScopeWrites | None = None,
+        **fields: Any,
     ) -> None:
         """``MemorydClient("host:port", token=..., tls=...)``, or ``options=ClientOptions(...)``.
 
         Keyword arguments are ClientOptions fields; raises ValueError for bad ones.
         """
         self.options = resolve_options(target, options, fields)
+        self.writes = writes if writes is not None else ScopeWrites()
         self._lock = threading.Lock()
         self._raw: grpc.Channel | None = None
         self._stub: memory_service_pb2_grpc.MemoryServiceStub | None = None
@@ -69,6 +102,36 @@ class MemorydClient:
         except grpc.RpcError as error:
             raise error_from_rpc(error) from None
 
+    def _send_write(
+        self, method: Callable[..., _WriteResponse], request: Any, timeout: float | None
+    ) -> _WriteResponse:
+        write = self.writes.begin(write_keys(request))
+        token = ""
+        try:
+            response = self._call(method, with_request_id(request), self._write(timeout))
+            token = response.write_token
+            return response
+        finally:
+            self.writes.finish(write, token)
+
+    def _send_read(
+        self, method: Callable[..., _Response], request: Any, timeout: float | None
+    ) -> _Response:
+        budget = self._read(timeout)
+        deadline = time.monotonic() + budget
+        keys = read_keys_of(request)
+        self.writes.wait(keys, budget)
+        sent, token = with_token(request, self.writes, keys)
+        try:
+            return self._call(method, sent, max(deadline - time.monotonic(), 0.0))
+        except MemorydError as error:
+            if not (token and token_refused(error)):
+                raise
+        # The server does not know the token this client added (another server's,
+        # or a replaced data directory's): a read must not fail for it.
+        self.writes.forget_token(token)
+        return self._call(method, without_token(sent), max(deadline - time.monotonic(), 0.0))
+
     def _read(self, timeout: float | None) -> float:
         return self.options.read_timeout if timeout is None else timeout
 
@@ -78,24 +141,22 @@ class MemorydClient:
     def create_memory(
         self, request: svc.CreateMemoryRequest, *, timeout: float | None = None
     ) -> svc.CreateMemoryResponse:
-        stub = self._connect()
-        return self._call(stub.CreateMemory, with_request_id(request), self._write(timeout))
+        return self._send_write(self._connect().CreateMemory, request, timeout)
 
     def batch_create_memories(
         self, request: svc.BatchCreateMemoriesRequest, *, timeout: float | None = None
     ) -> svc.BatchCreateMemoriesResponse:
-        stub = self._connect()
-        return self._call(stub.BatchCreateMemories, with_request_id(request), self._write(timeout))
+        return self._send_write(self._connect().BatchCreateMemories, request, timeout)
 
     def get_memory(
         self, request: svc.GetMemoryRequest, *, timeout: float | None = None
     ) -> svc.GetMemoryResponse:
-        return self._call(self._connect().GetMemory, request, self._read(timeout))
+        return self._send_read(self._connect().GetMemory, request, timeout)
 
     def list_memories(
         self, request: svc.ListMemoriesRequest, *, timeout: float | None = None
     ) -> svc.ListMemoriesResponse:
-        return self._call(self._connect().ListMemories, request, self._read(timeout))
+        return self._send_read(self._connect().ListMemories, request, timeout)
 
     def iter_memories(
         self, request: svc.ListMemoriesRequest, *, timeout: float | None = None
@@ -116,25 +177,22 @@ class MemorydClient:
     def update_memory(
         self, request: svc.UpdateMemoryRequest, *, timeout: float | None = None
     ) -> svc.UpdateMemoryResponse:
-        stub = self._connect()
-        return self._call(stub.UpdateMemory, with_request_id(request), self._write(timeout))
+        return self._send_write(self._connect().UpdateMemory, request, timeout)
 
     def delete_memory(
         self, request: svc.DeleteMemoryRequest, *, timeout: float | None = None
     ) -> svc.DeleteMemoryResponse:
-        stub = self._connect()
-        return self._call(stub.DeleteMemory, with_request_id(request), self._write(timeout))
+        return self._send_write(self._connect().DeleteMemory, request, timeout)
 
     def search_memories(
         self, request: svc.SearchMemoriesRequest, *, timeout: float | None = None
     ) -> svc.SearchMemoriesResponse:
-        return self._call(self._connect().SearchMemories, request, self._read(timeout))
+        return self._send_read(self._connect().SearchMemories, request, timeout)
 
     def forget_memories(
         self, request: svc.ForgetMemoriesRequest, *, timeout: float | None = None
     ) -> svc.ForgetMemoriesResponse:
-        stub = self._connect()
-        return self._call(stub.ForgetMemories, with_request_id(request), self._write(timeout))
+        return self._send_write(self._connect().ForgetMemories, request, timeout)
 
     def preload(
         self, request: svc.PreloadRequest, *, timeout: float | None = None
@@ -147,16 +205,36 @@ class MemorydClient:
         Raises a MemorydError subclass, when iterated, if the call fails.
         Stopping early (``break``, or closing the iterator) cancels the call.
         """
-        call = self._connect().Preload(request, timeout=self._read(timeout))
-        try:
-            for response in call:
-                event = preload_event(response)
-                if event is not None:
+        budget = self._read(timeout)
+        deadline = time.monotonic() + budget
+        keys = read_keys_of(request)
+        self.writes.wait(keys, budget)
+        sent, token = with_token(request, self.writes, keys)
+        stub, started = self._connect(), False
+        while True:
+            call = stub.Preload(sent, timeout=max(deadline - time.monotonic(), 0.0))
+            refused = False
+            try:
+                for response in call:
+                    event = preload_event(response)
+                    if event is None:
+                        continue
+                    if token and not started and preload_refuses_token(event):
+                        refused = True
+                        break
+                    started = True
                     yield event
-        except grpc.RpcError as error:
-            raise error_from_rpc(error) from None
-        finally:
-            call.cancel()
+                if not refused:
+                    return
+            except grpc.RpcError as rpc_error:
+                error = error_from_rpc(rpc_error)
+                if started or not (token and token_refused(error)):
+                    raise error from None
+            finally:
+                call.cancel()
+            # A token the server does not know (see _send_read): ask again without it.
+            self.writes.forget_token(token)
+            sent, token = without_token(sent), ""
 
     def get_write_status(
         self, write_token: str, *, timeout: float | None = None

@@ -31,18 +31,26 @@ class MemoryServiceStub:
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
+    A request larger than the server's message limit (server setting
+    max_message_bytes, 8 MiB by default) is INVALID_ARGUMENT with reason
+    MESSAGE_TOO_LARGE. gRPC itself refuses, with RESOURCE_EXHAUSTED, one over
+    twice the limit or the limit plus 1 MiB, whichever is more.
 
     Writes are journaled: a mutating RPC is acknowledged once its write is on
-    disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
-    default) the response comes at once with a write_token; in WRITE_MODE_SYNC
-    it comes after the write is applied, with its final result. Reads wait
-    until the writes already acknowledged in their scope are applied, so a
-    caller always reads its own writes. Every mutating request takes a
-    request_id: a retry with the same id returns the first response and
-    writes nothing new, also across restarts (retention: server setting
-    request_id_retention_seconds, 24 hours by default). Writes fail fast with
-    RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal backlog is
-    full, and with UNAVAILABLE while the server shuts down.
+    disk, and applied to the index in journal order. A memory's create_time and
+    update_time are when the write that created or changed it was journaled,
+    whenever it is applied. In WRITE_MODE_ASYNC (the default) the response
+    comes at once with a write_token; in WRITE_MODE_SYNC it comes after the
+    write is applied, with its final result. Reads wait until the writes
+    already acknowledged in their scope are applied, so a caller always reads
+    its own writes. Every mutating request takes a request_id: a retry with the
+    same id returns the first response and writes nothing new, also across
+    restarts, until the retention has passed since the write finished (server
+    setting request_id_retention_seconds, 24 hours by default). Writes fail
+    fast with RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal
+    backlog is full, and with UNAVAILABLE while the server shuts down. From the
+    start of a shutdown the health service reports NOT_SERVING, for the server
+    ("") and for this service, while the RPCs already sent finish.
     """
 
     def __init__(self, channel):
@@ -109,18 +117,26 @@ class MemoryServiceServicer:
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
+    A request larger than the server's message limit (server setting
+    max_message_bytes, 8 MiB by default) is INVALID_ARGUMENT with reason
+    MESSAGE_TOO_LARGE. gRPC itself refuses, with RESOURCE_EXHAUSTED, one over
+    twice the limit or the limit plus 1 MiB, whichever is more.
 
     Writes are journaled: a mutating RPC is acknowledged once its write is on
-    disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
-    default) the response comes at once with a write_token; in WRITE_MODE_SYNC
-    it comes after the write is applied, with its final result. Reads wait
-    until the writes already acknowledged in their scope are applied, so a
-    caller always reads its own writes. Every mutating request takes a
-    request_id: a retry with the same id returns the first response and
-    writes nothing new, also across restarts (retention: server setting
-    request_id_retention_seconds, 24 hours by default). Writes fail fast with
-    RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal backlog is
-    full, and with UNAVAILABLE while the server shuts down.
+    disk, and applied to the index in journal order. A memory's create_time and
+    update_time are when the write that created or changed it was journaled,
+    whenever it is applied. In WRITE_MODE_ASYNC (the default) the response
+    comes at once with a write_token; in WRITE_MODE_SYNC it comes after the
+    write is applied, with its final result. Reads wait until the writes
+    already acknowledged in their scope are applied, so a caller always reads
+    its own writes. Every mutating request takes a request_id: a retry with the
+    same id returns the first response and writes nothing new, also across
+    restarts, until the retention has passed since the write finished (server
+    setting request_id_retention_seconds, 24 hours by default). Writes fail
+    fast with RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal
+    backlog is full, and with UNAVAILABLE while the server shuts down. From the
+    start of a shutdown the health service reports NOT_SERVING, for the server
+    ("") and for this service, while the RPCs already sent finish.
     """
 
     def CreateMemory(self, request, context):
@@ -216,8 +232,10 @@ class MemoryServiceServicer:
     def GetWriteStatus(self, request, context):
         """Returns the state of a write by its write_token and, once applied, the
         result its RPC would have returned in WRITE_MODE_SYNC. Returns NOT_FOUND
-        for a token this server never issued, or whose write finished longer ago
-        than the request id retention (24 hours by default).
+        for a token this server never issued, or whose write finished (was
+        applied or failed) longer ago than the request id retention (server
+        setting request_id_retention_seconds, 24 hours by default). A pending
+        write is never forgotten.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -300,18 +318,26 @@ class MemoryService:
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
+    A request larger than the server's message limit (server setting
+    max_message_bytes, 8 MiB by default) is INVALID_ARGUMENT with reason
+    MESSAGE_TOO_LARGE. gRPC itself refuses, with RESOURCE_EXHAUSTED, one over
+    twice the limit or the limit plus 1 MiB, whichever is more.
 
     Writes are journaled: a mutating RPC is acknowledged once its write is on
-    disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
-    default) the response comes at once with a write_token; in WRITE_MODE_SYNC
-    it comes after the write is applied, with its final result. Reads wait
-    until the writes already acknowledged in their scope are applied, so a
-    caller always reads its own writes. Every mutating request takes a
-    request_id: a retry with the same id returns the first response and
-    writes nothing new, also across restarts (retention: server setting
-    request_id_retention_seconds, 24 hours by default). Writes fail fast with
-    RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal backlog is
-    full, and with UNAVAILABLE while the server shuts down.
+    disk, and applied to the index in journal order. A memory's create_time and
+    update_time are when the write that created or changed it was journaled,
+    whenever it is applied. In WRITE_MODE_ASYNC (the default) the response
+    comes at once with a write_token; in WRITE_MODE_SYNC it comes after the
+    write is applied, with its final result. Reads wait until the writes
+    already acknowledged in their scope are applied, so a caller always reads
+    its own writes. Every mutating request takes a request_id: a retry with the
+    same id returns the first response and writes nothing new, also across
+    restarts, until the retention has passed since the write finished (server
+    setting request_id_retention_seconds, 24 hours by default). Writes fail
+    fast with RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal
+    backlog is full, and with UNAVAILABLE while the server shuts down. From the
+    start of a shutdown the health service reports NOT_SERVING, for the server
+    ("") and for this service, while the RPCs already sent finish.
     """
 
     @staticmethod

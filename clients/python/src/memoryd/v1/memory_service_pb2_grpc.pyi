@@ -32,18 +32,26 @@ class MemoryServiceStub:
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
+    A request larger than the server's message limit (server setting
+    max_message_bytes, 8 MiB by default) is INVALID_ARGUMENT with reason
+    MESSAGE_TOO_LARGE. gRPC itself refuses, with RESOURCE_EXHAUSTED, one over
+    twice the limit or the limit plus 1 MiB, whichever is more.
 
     Writes are journaled: a mutating RPC is acknowledged once its write is on
-    disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
-    default) the response comes at once with a write_token; in WRITE_MODE_SYNC
-    it comes after the write is applied, with its final result. Reads wait
-    until the writes already acknowledged in their scope are applied, so a
-    caller always reads its own writes. Every mutating request takes a
-    request_id: a retry with the same id returns the first response and
-    writes nothing new, also across restarts (retention: server setting
-    request_id_retention_seconds, 24 hours by default). Writes fail fast with
-    RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal backlog is
-    full, and with UNAVAILABLE while the server shuts down.
+    disk, and applied to the index in journal order. A memory's create_time and
+    update_time are when the write that created or changed it was journaled,
+    whenever it is applied. In WRITE_MODE_ASYNC (the default) the response
+    comes at once with a write_token; in WRITE_MODE_SYNC it comes after the
+    write is applied, with its final result. Reads wait until the writes
+    already acknowledged in their scope are applied, so a caller always reads
+    its own writes. Every mutating request takes a request_id: a retry with the
+    same id returns the first response and writes nothing new, also across
+    restarts, until the retention has passed since the write finished (server
+    setting request_id_retention_seconds, 24 hours by default). Writes fail
+    fast with RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal
+    backlog is full, and with UNAVAILABLE while the server shuts down. From the
+    start of a shutdown the health service reports NOT_SERVING, for the server
+    ("") and for this service, while the RPCs already sent finish.
     """
 
     @_typing.overload
@@ -111,8 +119,10 @@ class MemoryServiceStub:
     GetWriteStatus: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.GetWriteStatusRequest, _memory_service_pb2.GetWriteStatusResponse]
     """Returns the state of a write by its write_token and, once applied, the
     result its RPC would have returned in WRITE_MODE_SYNC. Returns NOT_FOUND
-    for a token this server never issued, or whose write finished longer ago
-    than the request id retention (24 hours by default).
+    for a token this server never issued, or whose write finished (was
+    applied or failed) longer ago than the request id retention (server
+    setting request_id_retention_seconds, 24 hours by default). A pending
+    write is never forgotten.
     """
     ForgetMemories: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.ForgetMemoriesRequest, _memory_service_pb2.ForgetMemoriesResponse]
     """Deletes the memories of a scope that match the optional types,
@@ -128,18 +138,26 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
+    A request larger than the server's message limit (server setting
+    max_message_bytes, 8 MiB by default) is INVALID_ARGUMENT with reason
+    MESSAGE_TOO_LARGE. gRPC itself refuses, with RESOURCE_EXHAUSTED, one over
+    twice the limit or the limit plus 1 MiB, whichever is more.
 
     Writes are journaled: a mutating RPC is acknowledged once its write is on
-    disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
-    default) the response comes at once with a write_token; in WRITE_MODE_SYNC
-    it comes after the write is applied, with its final result. Reads wait
-    until the writes already acknowledged in their scope are applied, so a
-    caller always reads its own writes. Every mutating request takes a
-    request_id: a retry with the same id returns the first response and
-    writes nothing new, also across restarts (retention: server setting
-    request_id_retention_seconds, 24 hours by default). Writes fail fast with
-    RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal backlog is
-    full, and with UNAVAILABLE while the server shuts down.
+    disk, and applied to the index in journal order. A memory's create_time and
+    update_time are when the write that created or changed it was journaled,
+    whenever it is applied. In WRITE_MODE_ASYNC (the default) the response
+    comes at once with a write_token; in WRITE_MODE_SYNC it comes after the
+    write is applied, with its final result. Reads wait until the writes
+    already acknowledged in their scope are applied, so a caller always reads
+    its own writes. Every mutating request takes a request_id: a retry with the
+    same id returns the first response and writes nothing new, also across
+    restarts, until the retention has passed since the write finished (server
+    setting request_id_retention_seconds, 24 hours by default). Writes fail
+    fast with RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal
+    backlog is full, and with UNAVAILABLE while the server shuts down. From the
+    start of a shutdown the health service reports NOT_SERVING, for the server
+    ("") and for this service, while the RPCs already sent finish.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -204,8 +222,10 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     GetWriteStatus: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.GetWriteStatusRequest, _memory_service_pb2.GetWriteStatusResponse]  # type: ignore[assignment]
     """Returns the state of a write by its write_token and, once applied, the
     result its RPC would have returned in WRITE_MODE_SYNC. Returns NOT_FOUND
-    for a token this server never issued, or whose write finished longer ago
-    than the request id retention (24 hours by default).
+    for a token this server never issued, or whose write finished (was
+    applied or failed) longer ago than the request id retention (server
+    setting request_id_retention_seconds, 24 hours by default). A pending
+    write is never forgotten.
     """
     ForgetMemories: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.ForgetMemoriesRequest, _memory_service_pb2.ForgetMemoriesResponse]  # type: ignore[assignment]
     """Deletes the memories of a scope that match the optional types,
@@ -220,18 +240,26 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
     (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
+    A request larger than the server's message limit (server setting
+    max_message_bytes, 8 MiB by default) is INVALID_ARGUMENT with reason
+    MESSAGE_TOO_LARGE. gRPC itself refuses, with RESOURCE_EXHAUSTED, one over
+    twice the limit or the limit plus 1 MiB, whichever is more.
 
     Writes are journaled: a mutating RPC is acknowledged once its write is on
-    disk, and applied to the index in journal order. In WRITE_MODE_ASYNC (the
-    default) the response comes at once with a write_token; in WRITE_MODE_SYNC
-    it comes after the write is applied, with its final result. Reads wait
-    until the writes already acknowledged in their scope are applied, so a
-    caller always reads its own writes. Every mutating request takes a
-    request_id: a retry with the same id returns the first response and
-    writes nothing new, also across restarts (retention: server setting
-    request_id_retention_seconds, 24 hours by default). Writes fail fast with
-    RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal backlog is
-    full, and with UNAVAILABLE while the server shuts down.
+    disk, and applied to the index in journal order. A memory's create_time and
+    update_time are when the write that created or changed it was journaled,
+    whenever it is applied. In WRITE_MODE_ASYNC (the default) the response
+    comes at once with a write_token; in WRITE_MODE_SYNC it comes after the
+    write is applied, with its final result. Reads wait until the writes
+    already acknowledged in their scope are applied, so a caller always reads
+    its own writes. Every mutating request takes a request_id: a retry with the
+    same id returns the first response and writes nothing new, also across
+    restarts, until the retention has passed since the write finished (server
+    setting request_id_retention_seconds, 24 hours by default). Writes fail
+    fast with RESOURCE_EXHAUSTED and a google.rpc.RetryInfo while the journal
+    backlog is full, and with UNAVAILABLE while the server shuts down. From the
+    start of a shutdown the health service reports NOT_SERVING, for the server
+    ("") and for this service, while the RPCs already sent finish.
     """
 
     @_abc_1.abstractmethod
@@ -348,8 +376,10 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_memory_service_pb2.GetWriteStatusResponse, _abc.Awaitable[_memory_service_pb2.GetWriteStatusResponse]]:
         """Returns the state of a write by its write_token and, once applied, the
         result its RPC would have returned in WRITE_MODE_SYNC. Returns NOT_FOUND
-        for a token this server never issued, or whose write finished longer ago
-        than the request id retention (24 hours by default).
+        for a token this server never issued, or whose write finished (was
+        applied or failed) longer ago than the request id retention (server
+        setting request_id_retention_seconds, 24 hours by default). A pending
+        write is never forgotten.
         """
 
     @_abc_1.abstractmethod

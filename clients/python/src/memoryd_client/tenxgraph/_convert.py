@@ -7,9 +7,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tenxgraph.core.state import Message
-from tenxgraph.storage.store.store_schema import MemoryRecord, MemorySearchResult, MemoryType
+from tenxgraph.storage.store.store_schema import (
+    MemoryRecord,
+    MemorySearchResult,
+    MemoryType,
+    RetrievalStrategy,
+)
 
 from memoryd.v1 import memory_pb2 as pb
+from memoryd.v1 import memory_service_pb2 as svc
 from memoryd_client import filters
 from memoryd_client.messages import dict_from_struct, struct_from_dict
 
@@ -24,6 +30,13 @@ TYPE_TO_PROTO: dict[MemoryType, pb.MemoryType] = {
     MemoryType.DECLARATIVE: pb.MEMORY_TYPE_DECLARATIVE,
 }
 TYPE_FROM_PROTO = {value: key for key, value in TYPE_TO_PROTO.items()}
+
+#: The 10xgraph retrieval strategies memoryd runs, and the mode each is; the others
+#: (TEMPORAL, RELEVANCE, GRAPH_TRAVERSAL) have no memoryd ranking and are refused.
+STRATEGY_TO_MODE: dict[RetrievalStrategy, svc.RetrievalMode] = {
+    RetrievalStrategy.SIMILARITY: svc.RETRIEVAL_MODE_DENSE,
+    RetrievalStrategy.HYBRID: svc.RETRIEVAL_MODE_HYBRID,
+}
 
 #: Keys a result's metadata carries besides the stored metadata (as QdrantStore's
 #: payload does); they are stripped again when a result's metadata is written back.
@@ -44,6 +57,28 @@ def memory_type(value: MemoryType | str | None) -> pb.MemoryType:
         return TYPE_TO_PROTO[MemoryType(value)]
     except ValueError:
         raise ValueError(f"unknown memory_type {value!r}") from None
+
+
+def retrieval_mode(strategy: RetrievalStrategy | str) -> svc.RetrievalMode:
+    """memoryd's retrieval mode for a 10xgraph RetrievalStrategy (or its string value).
+
+    SIMILARITY is DENSE (cosine similarity) and HYBRID is HYBRID (dense and BM25
+    rankings fused by RRF), whatever the server's default mode. Raises ValueError
+    for the strategies memoryd does not run, rather than silently run another.
+    """
+    supported = ", ".join(repr(s.value) for s in STRATEGY_TO_MODE)
+    try:
+        known = RetrievalStrategy(strategy)
+    except ValueError:
+        raise ValueError(
+            f"unknown retrieval_strategy {strategy!r}; memoryd supports {supported}"
+        ) from None
+    if known not in STRATEGY_TO_MODE:
+        raise ValueError(
+            f"retrieval_strategy {known.value!r} is not supported by memoryd; use {supported} "
+            "(RetrievalStrategy.SIMILARITY: dense, RetrievalStrategy.HYBRID: dense + BM25)"
+        )
+    return STRATEGY_TO_MODE[known]
 
 
 def content_and_metadata(

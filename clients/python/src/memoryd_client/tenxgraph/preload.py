@@ -159,7 +159,8 @@ def create_memory_preload_node(
         graph.set_entry_point("memory_preload")
         graph.add_edge("memory_preload", "MAIN")
 
-    Per call it waits for pending background memory writes, builds the query
+    Per call it waits for pending background memory writes (this graph's, and
+    those other graphs scheduled on the same store), builds the query
     with ``query_builder`` (default: the last user message's text), and streams
     one Preload for the config's user (``thread_id`` dropped: long-term memory is
     cross-thread). It returns ``[Message(role="system")]`` with the block, or
@@ -170,7 +171,9 @@ def create_memory_preload_node(
       ``memory_types`` as in 10xgraph's node.
     - ``max_tokens``: the block's token budget, enforced by memoryd (memories
       that do not fit are left out whole, lowest score first); None means none.
-      10xgraph's node passes it to ``store.asearch``, which MemorydStore ignores.
+      memoryd counts the rendered block, or with a custom template (PLAIN) the
+      memories' contents, as ``MemorydStore.asearch`` (which 10xgraph's node
+      passes it to) counts them.
     - ``system_prompt_template``: with the default, memoryd renders the block
       (TENXGRAPH_INTEGRATION); with another one the node fills it from the hits
       (PLAIN), the same way 10xgraph's node does.
@@ -261,8 +264,12 @@ def create_memory_preload_node(
 
         hits: list[svc.SearchResult] = []
         text, memory_ids = "", []
+        scopes = [user_scope] if shared is None else [user_scope, shared]
         try:
-            async for event in store.aclient.preload(request, timeout=timeout):
+            # Writes other graphs scheduled on this store are not in this graph's
+            # task manager, which _flush_pending_writes waits for; see _pending.py.
+            remaining = await store._after_scheduled_writes(scopes, timeout)
+            async for event in store.aclient.preload(request, timeout=remaining):
                 if isinstance(event, svc.ScopeHits):
                     if event.HasField("error"):
                         logger.warning(

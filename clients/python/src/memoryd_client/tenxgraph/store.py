@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -21,6 +21,7 @@ from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd_client.aio import AsyncMemorydClient
 from memoryd_client.client import MemorydClient
+from memoryd_client.consistency import ScopeWrites
 from memoryd_client.errors import (
     InvalidArgument,
     MemorydError,
@@ -31,7 +32,8 @@ from memoryd_client.errors import (
     VersionConflict,
 )
 from memoryd_client.options import ClientOptions, resolve_options
-from memoryd_client.tenxgraph import _convert
+from memoryd_client.tenxgraph import _budget, _convert
+from memoryd_client.tenxgraph._pending import wait_for_scheduled_writes
 from memoryd_client.tenxgraph._scoping import forget_scope, memory_scope
 
 logger = logging.getLogger(__name__)
@@ -68,6 +70,12 @@ class MemorydStore(BaseStore):
     many graphs, threads and event loops: the sync methods use a sync channel,
     the async ones a channel per event loop, and ``arelease`` only closes
     channels, which reopen on the next call.
+
+    A read sees every write made through this store into its scope: its
+    writes in flight, on any channel (``writes``, shared by both clients), and
+    on the async methods also the memory writes 10xgraph has scheduled as
+    background tasks in the same event loop but not yet sent, whichever graph
+    scheduled them. The wait is bounded by the read's deadline.
     """
 
     def __init__(
@@ -79,8 +87,26 @@ class MemorydStore(BaseStore):
                 f"write_timeout {self.options.write_timeout}s is too long for 10xgraph, "
                 f"which cancels memory writes after 15 s; use at most {MAX_WRITE_TIMEOUT}s"
             )
-        self.client = MemorydClient(options=self.options)
-        self.aclient = AsyncMemorydClient(options=self.options)
+        self.writes = ScopeWrites()
+        self.client = MemorydClient(options=self.options, writes=self.writes)
+        self.aclient = AsyncMemorydClient(options=self.options, writes=self.writes)
+
+    def write_token(self, config: dict[str, Any]) -> str:
+        """The newest write_token of a write through this store into the config's
+        scope ("" if none): hand it to another service, which passes it as
+        ``consistency_token`` so that its read waits for this write too."""
+        return self.writes.token_for(self._read_scope(config))
+
+    def _read_scope(self, config: dict[str, Any]) -> pb.Scope:
+        return memory_scope(config, self._scope_user_id, for_write=False)
+
+    async def _after_scheduled_writes(
+        self, scopes: Sequence[pb.Scope], timeout: float | None = None
+    ) -> float:
+        """Waits for this loop's scheduled 10xgraph writes into ``scopes`` (see
+        _pending.py); returns the seconds left of the read's ``timeout``."""
+        budget = self.options.read_timeout if timeout is None else timeout
+        return await wait_for_scheduled_writes(self, scopes, self._read_scope, budget)
 
     # --- requests -----------------------------------------------------------
 
@@ -120,11 +146,13 @@ class MemorydStore(BaseStore):
         limit: int,
         score_threshold: float | None,
         filters: dict[str, Any] | None,
+        retrieval_strategy: RetrievalStrategy | str,
     ) -> svc.SearchMemoriesRequest:
         request = svc.SearchMemoriesRequest(
             query=query,
-            scope=memory_scope(config, self._scope_user_id, for_write=False),
+            scope=self._read_scope(config),
             limit=_convert.search_limit(limit),
+            retrieval_mode=_convert.retrieval_mode(retrieval_strategy),
             memory_types=[_convert.memory_type(memory_type)] if memory_type else [],
             categories=[category] if category else [],
             filter=_convert.filter_from_dict(filters),
@@ -135,8 +163,7 @@ class MemorydStore(BaseStore):
         return request
 
     def _get_request(self, config: dict[str, Any], memory_id: str) -> svc.GetMemoryRequest:
-        scope = memory_scope(config, self._scope_user_id, for_write=False)
-        return svc.GetMemoryRequest(id=str(memory_id), scope=scope)
+        return svc.GetMemoryRequest(id=str(memory_id), scope=self._read_scope(config))
 
     def _list_request(
         self, config: dict[str, Any], limit: int, kwargs: dict[str, Any]
@@ -145,7 +172,7 @@ class MemorydStore(BaseStore):
             raise ValueError(f"limit must be at least 1, got {limit}")
         memory_type, category = kwargs.get("memory_type"), kwargs.get("category")
         return svc.ListMemoriesRequest(
-            scope=memory_scope(config, self._scope_user_id, for_write=False),
+            scope=self._read_scope(config),
             page_size=min(limit, 1000),
             memory_types=[_convert.memory_type(memory_type)] if memory_type else [],
             categories=[category] if category else [],
@@ -247,13 +274,27 @@ class MemorydStore(BaseStore):
         **kwargs: Any,
     ) -> list[MemorySearchResult]:
         """Memories of the config's scope closest to ``query``, best first, scores in
-        [0, 1]. memoryd ranks by cosine similarity whatever the strategy and metric."""
+        [0, 1]. ``retrieval_strategy`` SIMILARITY ranks by cosine similarity (DENSE),
+        HYBRID by dense and BM25 rankings fused (HYBRID); others raise ValueError.
+        ``max_tokens`` (0 or None: no budget) keeps the best results whose contents
+        fit, counted as memoryd's Preload counts. ``distance_metric`` is ignored:
+        memoryd's vectors are compared by cosine."""
         request = self._search_request(
-            config, query, memory_type, category, limit, score_threshold, filters
+            config,
+            query,
+            memory_type,
+            category,
+            limit,
+            score_threshold,
+            filters,
+            retrieval_strategy,
         )
+        budget = _budget.check_budget(max_tokens)
         with _storage_errors():
-            response = await self.aclient.search_memories(request)
-        return [_convert.result(hit.memory, hit.score) for hit in response.results]
+            remaining = await self._after_scheduled_writes([request.scope])
+            response = await self.aclient.search_memories(request, timeout=remaining)
+        results = [_convert.result(hit.memory, hit.score) for hit in response.results]
+        return _budget.within_budget(results, budget)
 
     async def aget(
         self, config: dict[str, Any], memory_id: str, **kwargs: Any
@@ -264,8 +305,9 @@ class MemorydStore(BaseStore):
         except ValueError:
             return None
         with _storage_errors():
+            remaining = await self._after_scheduled_writes([request.scope])
             try:
-                response = await self.aclient.get_memory(request)
+                response = await self.aclient.get_memory(request, timeout=remaining)
             except (MemoryNotFound, InvalidArgument):
                 return None
         return _convert.result(response.memory)
@@ -277,7 +319,8 @@ class MemorydStore(BaseStore):
         request = self._list_request(config, limit, kwargs)
         results: list[MemorySearchResult] = []
         with _storage_errors():
-            async for memory in self.aclient.iter_memories(request):
+            remaining = await self._after_scheduled_writes([request.scope])
+            async for memory in self.aclient.iter_memories(request, timeout=remaining):
                 results.append(_convert.result(memory))
                 if len(results) >= limit:
                     break
@@ -355,11 +398,20 @@ class MemorydStore(BaseStore):
         **kwargs: Any,
     ) -> list[MemorySearchResult]:
         request = self._search_request(
-            config, query, memory_type, category, limit, score_threshold, filters
+            config,
+            query,
+            memory_type,
+            category,
+            limit,
+            score_threshold,
+            filters,
+            retrieval_strategy,
         )
+        budget = _budget.check_budget(max_tokens)
         with _storage_errors():
             response = self.client.search_memories(request)
-        return [_convert.result(hit.memory, hit.score) for hit in response.results]
+        results = [_convert.result(hit.memory, hit.score) for hit in response.results]
+        return _budget.within_budget(results, budget)
 
     def get(
         self, config: dict[str, Any], memory_id: str, **kwargs: Any

@@ -1,0 +1,132 @@
+"""Issue 10 item 3: MemorydStore.asearch honours retrieval_strategy and max_tokens.
+
+Each mapping is checked against the real server's own answer: the strategy
+against a SearchMemories call with the retrieval mode it maps to, the budget
+against a Preload with the same budget, which the server counts itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from tenxgraph.storage.store.store_schema import MemorySearchResult, RetrievalStrategy
+
+from memoryd.embed.onnx_local import TOKENIZER_PATH, TOKENIZER_SHA256
+from memoryd_client import MemorydClient, pb, svc
+from memoryd_client.tenxgraph import MemorydStore, _budget
+
+from support import ServerProcess
+
+FACTS = [
+    "The user's locker code is QX-4471",
+    "The user goes hiking in the Alps every summer with two old friends from school",
+    "The user drinks oat milk",
+    "The user's gym is open until ten at night on weekdays, and until six on weekends",
+    "The user keeps the spare key to the locker under the blue doormat",
+    "The user is allergic to peanuts",
+]
+
+
+@pytest.fixture
+def store(server: ServerProcess, user: str) -> MemorydStore:
+    store = MemorydStore(server.address)
+    for fact in FACTS:
+        store.store({"user_id": user}, fact)
+    return store
+
+
+def scored(results: list[MemorySearchResult]) -> list[tuple[str, float]]:
+    return [(r.id, r.score) for r in results]
+
+
+def server_search(
+    client: MemorydClient, user: str, query: str, mode: svc.RetrievalMode
+) -> list[tuple[str, float]]:
+    request = svc.SearchMemoriesRequest(
+        query=query, scope=pb.Scope(user_id=user), limit=10, retrieval_mode=mode
+    )
+    return [(hit.memory.id, hit.score) for hit in client.search_memories(request).results]
+
+
+def test_hybrid_reaches_the_server_as_hybrid_and_similarity_as_dense(
+    store: MemorydStore, client: MemorydClient, user: str
+) -> None:
+    config, query = {"user_id": user}, "locker code QX-4471"
+    hybrid = asyncio.run(store.asearch(config, query, retrieval_strategy=RetrievalStrategy.HYBRID))
+    dense = asyncio.run(store.asearch(config, query))
+    assert scored(hybrid) == server_search(client, user, query, svc.RETRIEVAL_MODE_HYBRID)
+    assert scored(dense) == server_search(client, user, query, svc.RETRIEVAL_MODE_DENSE)
+    # Hybrid scores are fused ranks: the memory first by meaning and by words scores 1.
+    assert hybrid[0].content == FACTS[0] and hybrid[0].score == 1.0
+    assert dense[0].content == FACTS[0] and dense[0].score < 0.99
+    # The sync method and the strategy's string value map the same way.
+    assert scored(store.search(config, query, retrieval_strategy="hybrid")) == scored(hybrid)
+
+
+@pytest.mark.parametrize(
+    "strategy",
+    [
+        RetrievalStrategy.TEMPORAL,
+        RetrievalStrategy.RELEVANCE,
+        RetrievalStrategy.GRAPH_TRAVERSAL,
+        "bm25-only",
+    ],
+)
+def test_strategies_memoryd_does_not_run_are_refused_naming_those_it_does(
+    store: MemorydStore, user: str, strategy: str
+) -> None:
+    config = {"user_id": user}
+    with pytest.raises(ValueError, match="'similarity', 'hybrid'"):
+        asyncio.run(store.asearch(config, "locker", retrieval_strategy=strategy))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'similarity', 'hybrid'"):
+        store.search(config, "locker", retrieval_strategy=strategy)  # type: ignore[arg-type]
+
+
+def preload_keeps(client: MemorydClient, user: str, query: str, budget: int) -> list[str]:
+    """The memories the server's own budget keeps for the same search (Preload, PLAIN)."""
+    request = svc.PreloadRequest(
+        query=query,
+        user_scope=pb.Scope(user_id=user),
+        limit=len(FACTS),
+        max_tokens=budget,
+        format=svc.PRELOAD_FORMAT_PLAIN,
+        retrieval_mode=svc.RETRIEVAL_MODE_DENSE,
+    )
+    (context,) = [e for e in client.preload(request) if isinstance(e, svc.PreloadContext)]
+    return list(context.memory_ids)
+
+
+def test_max_tokens_keeps_the_best_results_that_fit_as_the_server_counts_them(
+    store: MemorydStore, client: MemorydClient, user: str
+) -> None:
+    config, query = {"user_id": user}, "Where is the locker and what is its code?"
+    everything = store.search(config, query, limit=len(FACTS), max_tokens=0)
+    assert len(everything) == len(FACTS)
+    assert store.search(config, query, limit=len(FACTS)) == everything  # 4000 is room enough
+    kept_counts = set()
+    for budget in (1, 12, 30, 60):
+        kept = asyncio.run(store.asearch(config, query, limit=len(FACTS), max_tokens=budget))
+        assert [r.id for r in kept] == preload_keeps(client, user, query, budget)
+        assert [r.id for r in kept] == [r.id for r in everything[: len(kept)]]
+        assert store.search(config, query, limit=len(FACTS), max_tokens=budget) == kept
+        kept_counts.add(len(kept))
+    assert len(kept_counts) > 2  # the budgets above really cut at different places
+    with pytest.raises(ValueError, match="max_tokens"):
+        store.search(config, query, max_tokens=-1)
+
+
+def test_the_client_counts_with_the_servers_tokenizer_file() -> None:
+    shipped = _budget.TOKENIZER_PATH.read_bytes()
+    assert shipped == TOKENIZER_PATH.read_bytes()
+    assert hashlib.sha256(shipped).hexdigest() == _budget.TOKENIZER_SHA256 == TOKENIZER_SHA256
+
+
+@given(st.text())
+def test_a_text_never_has_more_tokens_than_utf8_bytes(text: str) -> None:
+    # within_budget skips counting when the bytes fit: this is why that is exact.
+    (count,) = _budget.token_counts([text])
+    assert count <= len(text.encode())
