@@ -151,6 +151,12 @@ class Settings(BaseSettings):
         description="MEMORYD_SHUTDOWN_DRAIN_SECONDS: time to index the backlog on SIGTERM; the "
         "rest stays journaled for the next start.",
     )
+    shutdown_announce_seconds: float = Field(
+        0.0,
+        ge=0,
+        description="MEMORYD_SHUTDOWN_ANNOUNCE_SECONDS: on SIGTERM, how long health answers "
+        "NOT_SERVING while RPCs are still accepted, for load balancers that poll Check.",
+    )
     shutdown_grace_seconds: float = Field(
         10.0, ge=0, description="MEMORYD_SHUTDOWN_GRACE_SECONDS: time to finish RPCs on SIGTERM."
     )

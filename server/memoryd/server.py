@@ -6,6 +6,7 @@ The only module that picks concrete backends and embedders.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import signal
@@ -324,6 +325,12 @@ async def serve(settings: Settings, seams: Seams | None = None) -> None:
 
     ``seams`` is for the tests' own entry point; ``memoryd serve`` passes none.
     """
+    # Handlers first: a SIGTERM during start-up then stops the server cleanly
+    # once it is up, instead of killing the process mid-open.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
     telemetry = setup(settings.telemetry, settings.telemetry_record_content)
     if settings.auth_mode == "none" and not _is_loopback(settings.host):
         logger.warning(
@@ -337,10 +344,6 @@ async def serve(settings: Settings, seams: Seams | None = None) -> None:
     server, port = await create_server(settings, app, health_servicer)
     await server.start()
     logger.info("memoryd listening on %s:%d (data dir %s)", settings.host, port, settings.data_dir)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     logger.info(
         "shutting down: health NOT_SERVING, refusing writes, finishing RPCs in flight "
@@ -350,6 +353,13 @@ async def serve(settings: Settings, seams: Seams | None = None) -> None:
     # First, so that load balancers and clients watching health stop sending
     # here while the RPCs already sent still finish.
     await health_servicer.enter_graceful_shutdown()
+    if settings.shutdown_announce_seconds:
+        # Balancers that poll Check (rather than Watch) need a window in which
+        # they can still connect and see NOT_SERVING; stopping closes the port.
+        # A second signal ends the window early.
+        stop.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), settings.shutdown_announce_seconds)
     app.memories.refuse_writes()
     await server.stop(settings.shutdown_grace_seconds)
     await app.close(settings.shutdown_drain_seconds)

@@ -217,3 +217,12 @@ def test_a_consistency_token_naming_no_write_is_invalid_argument(stub, user, sto
     for call, request in reads:
         error = expect_error(grpc.StatusCode.INVALID_ARGUMENT, call, request, timeout=10)
         assert field_violations(error) == ["consistency_token"]
+    # Preload refuses the request before its first event, not scope by scope.
+    received: list[svc.PreloadResponse] = []
+    preload = svc.PreloadRequest(query="tea", user_scope=scope, consistency_token=token)
+    error = expect_error(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        lambda: received.extend(stub.Preload(preload, timeout=10)),
+    )
+    assert field_violations(error) == ["consistency_token"]
+    assert received == []

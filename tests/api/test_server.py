@@ -227,6 +227,28 @@ def test_sigterm_turns_health_not_serving_while_rpcs_in_flight_finish(tmp_path):
     assert "memoryd stopped" in "".join(process.log)
 
 
+def test_health_answers_not_serving_to_polling_checks_for_the_announce_window(tmp_path):
+    process = ServerProcess(
+        tmp_path / "data", env={"MEMORYD_SHUTDOWN_ANNOUNCE_SECONDS": "600"}
+    ).start()
+    assert process.process is not None
+    process.process.send_signal(signal.SIGTERM)
+    request = health_pb2.HealthCheckRequest(service="memoryd.v1.MemoryService")
+    statuses = []
+    # A balancer polling Check on new connections sees NOT_SERVING, and RPCs
+    # are still answered, until the window ends.
+    while not statuses or statuses[-1] != health_pb2.HealthCheckResponse.NOT_SERVING:
+        assert len(statuses) < 1000, "health never turned NOT_SERVING"
+        with process.channel() as channel:
+            statuses.append(health_pb2_grpc.HealthStub(channel).Check(request, timeout=30).status)
+    with process.channel() as channel:
+        stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+        stub.ListMemories(svc.ListMemoriesRequest(scope=pb.Scope(user_id="u1")), timeout=30)
+    process.process.send_signal(signal.SIGTERM)  # ends the window early
+    assert process.wait_exit() == 0
+    assert "memoryd stopped" in "".join(process.log)
+
+
 def test_gemini_without_api_key_fails_clearly(tmp_path):
     process = ServerProcess(tmp_path / "data", env={"MEMORYD_EMBEDDER": "gemini"})
     try:

@@ -401,22 +401,25 @@ class Memories:
 
     # --- read-your-writes ---------------------------------------------------------
 
+    def consistency_seq(self, consistency_token: str) -> int:
+        """The journal seq a read's ``consistency_token`` asks it to wait for (0
+        for none). Raises InvalidArgument for a token this server never issued."""
+        if not consistency_token:
+            return 0
+        seq = self._tokens.seq_of(consistency_token, "consistency_token")
+        # Past the journal's end, a token names no write: waiting would only
+        # use up the caller's deadline.
+        if seq > self._indexer.last_seq:
+            raise InvalidArgument("consistency_token", "is not a write_token this server issued")
+        return seq
+
     async def wait_for_scope(
         self, scope: Scope, consistency_token: str, wait: float | None
     ) -> None:
         """Returns once the writes acknowledged in ``scope`` (and the write of
         ``consistency_token``) are applied; raises WriteNotApplied after
         ``wait`` seconds (None: the policy's maximum)."""
-        seq = self._writes.pending_seq(scope)
-        if consistency_token:
-            token_seq = self._tokens.seq_of(consistency_token, "consistency_token")
-            # Past the journal's end, a token names no write: waiting would
-            # only use up the caller's deadline.
-            if token_seq > self._indexer.last_seq:
-                raise InvalidArgument(
-                    "consistency_token", "is not a write_token this server issued"
-                )
-            seq = max(seq, token_seq)
+        seq = max(self._writes.pending_seq(scope), self.consistency_seq(consistency_token))
         if seq <= self._indexer.done_seq:
             return
         timeout = self._policy.read_wait_max_seconds if wait is None else max(0.0, wait)

@@ -270,6 +270,9 @@ class Preloader:
             raise InvalidArgument("max_tokens", "must not be negative (0 means no budget)")
         if not request.user_scope.user_id:
             raise InvalidArgument("user_scope.user_id", "must be set")
+        # A bad token is a bad request, refused before the first event rather
+        # than reported as every scope's error.
+        self._memories.consistency_seq(request.consistency_token)
         scopes = [(PreloadScope.USER, request.user_scope)]
         agent = request.agent_scope
         if agent is not None:

@@ -15,7 +15,6 @@ from memoryd.v1 import memory_service_pb2_grpc
 from memoryd_client import _channels
 from memoryd_client.consistency import (
     ScopeWrites,
-    preload_refuses_token,
     read_keys_of,
     token_refused,
     with_token,
@@ -213,19 +212,14 @@ class MemorydClient:
         stub, started = self._connect(), False
         while True:
             call = stub.Preload(sent, timeout=max(deadline - time.monotonic(), 0.0))
-            refused = False
             try:
                 for response in call:
                     event = preload_event(response)
                     if event is None:
                         continue
-                    if token and not started and preload_refuses_token(event):
-                        refused = True
-                        break
                     started = True
                     yield event
-                if not refused:
-                    return
+                return
             except grpc.RpcError as rpc_error:
                 error = error_from_rpc(rpc_error)
                 if started or not (token and token_refused(error)):

@@ -36,7 +36,7 @@ from typing import Any, Protocol
 
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
-from memoryd_client.errors import DeadlineExceeded, InvalidArgument, error_from_status
+from memoryd_client.errors import DeadlineExceeded, InvalidArgument
 
 #: Scope keys remembered before the least recently used are forgotten.
 DEFAULT_MAX_SCOPES = 10_000
@@ -291,18 +291,6 @@ def token_refused(error: Exception) -> bool:
     """Whether the server refused the request's consistency_token."""
     return isinstance(error, InvalidArgument) and any(
         violation.field == _TOKEN_FIELD for violation in error.field_violations
-    )
-
-
-def preload_refuses_token(event: object) -> bool:
-    """Whether a Preload event reports that the server refused the consistency_token.
-
-    Preload reports it per scope, in the scope's ScopeHits, and every scope refuses
-    the same token before searching, so the stream's first event shows it."""
-    return (
-        isinstance(event, svc.ScopeHits)
-        and event.HasField("error")
-        and token_refused(error_from_status(event.error))
     )
 
 
