@@ -137,6 +137,8 @@ async def build(
         max_backlog=settings.max_write_backlog,
         read_wait_max_seconds=settings.read_wait_max_seconds,
     )
+    # One tokenizer for every budget, so Search and Preload count alike.
+    tokens = WordPieceTokenCounter()
     memories = Memories(
         index,
         embedder,
@@ -145,11 +147,12 @@ async def build(
         applier,
         limits=limits,
         policy=policy,
+        tokens=tokens,
         default_mode=RetrievalMode(settings.default_retrieval_mode),
         telemetry=telemetry,
     )
     await memories.start()
-    preloader = Preloader(memories, WordPieceTokenCounter(), telemetry=telemetry)
+    preloader = Preloader(memories, tokens, telemetry=telemetry)
     return App(embedder, index, journal, memories, preloader, telemetry)
 
 

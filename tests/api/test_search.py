@@ -315,3 +315,35 @@ def test_unspecified_memory_type_in_filter_is_rejected(stub, user):
         ),
     )
     assert field_violations(error) == ["memory_types[0]"]
+
+
+def test_max_tokens_keeps_the_best_results_that_fit_as_a_plain_preload_does(stub, seeded):
+    query = "What does the user do in the evenings?"
+    everything = search(stub, query, user=seeded, limit=len(FACTS))
+    assert len(everything) == len(FACTS)
+    kept_counts = set()
+    for budget in (1, 8, 20, 40):
+        kept = search(stub, query, user=seeded, limit=len(FACTS), max_tokens=budget)
+        assert [r.memory.id for r in kept] == [r.memory.id for r in everything[: len(kept)]]
+        (context,) = [
+            event.context
+            for event in stub.Preload(
+                svc.PreloadRequest(
+                    query=query,
+                    user_scope=pb.Scope(user_id=seeded),
+                    limit=len(FACTS),
+                    max_tokens=budget,
+                    format=svc.PRELOAD_FORMAT_PLAIN,
+                )
+            )
+            if event.WhichOneof("event") == "context"
+        ]
+        assert [r.memory.id for r in kept] == list(context.memory_ids)
+        kept_counts.add(len(kept))
+    assert len(kept_counts) > 2  # the budgets really cut at different places
+    error = expect_error(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        stub.SearchMemories,
+        svc.SearchMemoriesRequest(query=query, scope=pb.Scope(user_id=seeded), max_tokens=-1),
+    )
+    assert field_violations(error) == ["max_tokens"]

@@ -8,16 +8,12 @@ against a Preload with the same budget, which the server counts itself.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from tenxgraph.storage.store.store_schema import MemorySearchResult, RetrievalStrategy
 
-from memoryd.embed.onnx_local import TOKENIZER_PATH, TOKENIZER_SHA256
 from memoryd_client import MemorydClient, pb, svc
-from memoryd_client.tenxgraph import MemorydStore, _budget
+from memoryd_client.tenxgraph import MemorydStore
 
 from support import ServerProcess
 
@@ -117,16 +113,3 @@ def test_max_tokens_keeps_the_best_results_that_fit_as_the_server_counts_them(
     assert len(kept_counts) > 2  # the budgets above really cut at different places
     with pytest.raises(ValueError, match="max_tokens"):
         store.search(config, query, max_tokens=-1)
-
-
-def test_the_client_counts_with_the_servers_tokenizer_file() -> None:
-    shipped = _budget.TOKENIZER_PATH.read_bytes()
-    assert shipped == TOKENIZER_PATH.read_bytes()
-    assert hashlib.sha256(shipped).hexdigest() == _budget.TOKENIZER_SHA256 == TOKENIZER_SHA256
-
-
-@given(st.text())
-def test_a_text_never_has_more_tokens_than_utf8_bytes(text: str) -> None:
-    # within_budget skips counting when the bytes fit: this is why that is exact.
-    (count,) = _budget.token_counts([text])
-    assert count <= len(text.encode())

@@ -272,6 +272,7 @@ def search_query_from_proto(request: svc.SearchMemoriesRequest) -> SearchQuery:
         score_threshold=request.score_threshold if request.HasField("score_threshold") else None,
         mode=retrieval_mode_from_proto(request.retrieval_mode),
         diversity=request.diversity if request.HasField("diversity") else None,
+        max_tokens=request.max_tokens,
     )
 
 

@@ -48,7 +48,7 @@ from memoryd.core.retrieval import Retrieval
 from memoryd.core.tracing import current_trace_context
 from memoryd.core.validation import Limits
 from memoryd.core.write_tokens import WriteTokens, status_of
-from memoryd.embed.base import Embedder
+from memoryd.embed.base import Embedder, TokenCounter
 from memoryd.store.base import ScrollCursor, VectorIndex
 from memoryd.telemetry import Telemetry
 
@@ -97,6 +97,7 @@ class Memories:
         *,
         limits: Limits | None = None,
         policy: WritePolicy | None = None,
+        tokens: TokenCounter,
         default_mode: RetrievalMode = RetrievalMode.DENSE,
         telemetry: Telemetry | None = None,
     ) -> None:
@@ -111,7 +112,7 @@ class Memories:
         self._telemetry = telemetry or Telemetry()
         self._writes = WriteTracker()
         self._is_closing = False
-        self._retrieval = Retrieval(index, embedder, self._limits, default_mode)
+        self._retrieval = Retrieval(index, embedder, self._limits, tokens, default_mode)
 
     async def start(self) -> None:
         """Starts the indexer, replaying writes a previous run left pending."""

@@ -172,6 +172,8 @@ class SearchQuery:
     score_threshold: float | None = None
     mode: RetrievalMode | None = None
     diversity: float | None = None
+    #: The most content tokens the results may take together; 0: no budget.
+    max_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from memoryd.core import scoping, validation
+from memoryd.core import rendering, scoping, validation
 from memoryd.core.applier import selection_filter
 from memoryd.core.documents import from_document
 from memoryd.core.errors import InvalidArgument
 from memoryd.core.model import RetrievalMode, ScoredMemory, SearchQuery
 from memoryd.core.validation import Limits
-from memoryd.embed.base import Embedder, Vector
+from memoryd.embed.base import Embedder, TokenCounter, Vector
 from memoryd.store.base import Search, VectorIndex
 
 
@@ -24,10 +24,12 @@ class Retrieval:
         index: VectorIndex,
         embedder: Embedder,
         limits: Limits,
+        tokens: TokenCounter,
         default_mode: RetrievalMode = RetrievalMode.DENSE,
     ) -> None:
         self._index = index
         self._embedder = embedder
+        self._tokens = tokens
         self._limits = limits
         self._default_mode = default_mode if index.supports_hybrid else RetrievalMode.DENSE
 
@@ -40,6 +42,8 @@ class Retrieval:
             raise InvalidArgument("score_threshold", "must be between 0 and 1")
         if query.diversity is not None and not 0.0 <= query.diversity <= 1.0:
             raise InvalidArgument("diversity", "must be between 0 and 1")
+        if query.max_tokens < 0:
+            raise InvalidArgument("max_tokens", "must not be negative (0 means no budget)")
         if query.mode is RetrievalMode.HYBRID and not self._index.supports_hybrid:
             raise InvalidArgument(
                 "retrieval_mode", "HYBRID needs a lexical index, which this index lacks; use DENSE"
@@ -67,7 +71,14 @@ class Retrieval:
             diversity=query.diversity,
         )
         (hits,) = await self._index.search([search])
-        return [
+        scored = [
             ScoredMemory(from_document(hit.payload), min(1.0, max(0.0, hit.similarity)))
             for hit in hits
         ]
+        if not query.max_tokens:
+            return scored
+        # Counted as a PLAIN Preload budget is, so both keep the same memories.
+        fitted = rendering.fit(
+            rendering.PreloadFormat.PLAIN, [scored], query.max_tokens, self._tokens
+        )
+        return list(fitted.included)

@@ -230,7 +230,7 @@ class DeleteMemoryResponse(_message.Message):
     def __init__(self, write_token: _Optional[str] = ...) -> None: ...
 
 class SearchMemoriesRequest(_message.Message):
-    __slots__ = ("query", "scope", "limit", "memory_types", "categories", "filter", "score_threshold", "consistency_token", "retrieval_mode", "diversity")
+    __slots__ = ("query", "scope", "limit", "memory_types", "categories", "filter", "score_threshold", "consistency_token", "retrieval_mode", "diversity", "max_tokens")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
@@ -241,6 +241,7 @@ class SearchMemoriesRequest(_message.Message):
     CONSISTENCY_TOKEN_FIELD_NUMBER: _ClassVar[int]
     RETRIEVAL_MODE_FIELD_NUMBER: _ClassVar[int]
     DIVERSITY_FIELD_NUMBER: _ClassVar[int]
+    MAX_TOKENS_FIELD_NUMBER: _ClassVar[int]
     query: str
     scope: _memory_pb2.Scope
     limit: int
@@ -251,7 +252,8 @@ class SearchMemoriesRequest(_message.Message):
     consistency_token: str
     retrieval_mode: RetrievalMode
     diversity: float
-    def __init__(self, query: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., limit: _Optional[int] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., filter: _Optional[_Union[_memory_pb2.Filter, _Mapping]] = ..., score_threshold: _Optional[float] = ..., consistency_token: _Optional[str] = ..., retrieval_mode: _Optional[_Union[RetrievalMode, str]] = ..., diversity: _Optional[float] = ...) -> None: ...
+    max_tokens: int
+    def __init__(self, query: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., limit: _Optional[int] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., filter: _Optional[_Union[_memory_pb2.Filter, _Mapping]] = ..., score_threshold: _Optional[float] = ..., consistency_token: _Optional[str] = ..., retrieval_mode: _Optional[_Union[RetrievalMode, str]] = ..., diversity: _Optional[float] = ..., max_tokens: _Optional[int] = ...) -> None: ...
 
 class SearchMemoriesResponse(_message.Message):
     __slots__ = ("results",)

@@ -170,3 +170,13 @@ def _whole_numbers(value: Any) -> Any:
     if isinstance(value, list):
         return [_whole_numbers(item) for item in value]
     return value
+
+
+def token_budget(max_tokens: int | None) -> int:
+    """10xgraph's ``max_tokens`` as SearchMemoriesRequest.max_tokens: 0 for none
+    (None or 0); ValueError if negative."""
+    if max_tokens is None:
+        return 0
+    if max_tokens < 0:
+        raise ValueError(f"max_tokens must be 0 (no budget) or more, got {max_tokens}")
+    return int(max_tokens)

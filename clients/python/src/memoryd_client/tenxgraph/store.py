@@ -32,7 +32,7 @@ from memoryd_client.errors import (
     VersionConflict,
 )
 from memoryd_client.options import ClientOptions, resolve_options
-from memoryd_client.tenxgraph import _budget, _convert
+from memoryd_client.tenxgraph import _convert
 from memoryd_client.tenxgraph._pending import wait_for_scheduled_writes
 from memoryd_client.tenxgraph._scoping import forget_scope, memory_scope
 
@@ -147,9 +147,11 @@ class MemorydStore(BaseStore):
         score_threshold: float | None,
         filters: dict[str, Any] | None,
         retrieval_strategy: RetrievalStrategy | str,
+        max_tokens: int | None,
     ) -> svc.SearchMemoriesRequest:
         request = svc.SearchMemoriesRequest(
             query=query,
+            max_tokens=_convert.token_budget(max_tokens),
             scope=self._read_scope(config),
             limit=_convert.search_limit(limit),
             retrieval_mode=_convert.retrieval_mode(retrieval_strategy),
@@ -277,7 +279,7 @@ class MemorydStore(BaseStore):
         [0, 1]. ``retrieval_strategy`` SIMILARITY ranks by cosine similarity (DENSE),
         HYBRID by dense and BM25 rankings fused (HYBRID); others raise ValueError.
         ``max_tokens`` (0 or None: no budget) keeps the best results whose contents
-        fit, counted as memoryd's Preload counts. ``distance_metric`` is ignored:
+        fit, counted by the server as a Preload budget is. ``distance_metric`` is ignored:
         memoryd's vectors are compared by cosine."""
         request = self._search_request(
             config,
@@ -288,13 +290,12 @@ class MemorydStore(BaseStore):
             score_threshold,
             filters,
             retrieval_strategy,
+            max_tokens,
         )
-        budget = _budget.check_budget(max_tokens)
         with _storage_errors():
             remaining = await self._after_scheduled_writes([request.scope])
             response = await self.aclient.search_memories(request, timeout=remaining)
-        results = [_convert.result(hit.memory, hit.score) for hit in response.results]
-        return _budget.within_budget(results, budget)
+        return [_convert.result(hit.memory, hit.score) for hit in response.results]
 
     async def aget(
         self, config: dict[str, Any], memory_id: str, **kwargs: Any
@@ -406,12 +407,11 @@ class MemorydStore(BaseStore):
             score_threshold,
             filters,
             retrieval_strategy,
+            max_tokens,
         )
-        budget = _budget.check_budget(max_tokens)
         with _storage_errors():
             response = self.client.search_memories(request)
-        results = [_convert.result(hit.memory, hit.score) for hit in response.results]
-        return _budget.within_budget(results, budget)
+        return [_convert.result(hit.memory, hit.score) for hit in response.results]
 
     def get(
         self, config: dict[str, Any], memory_id: str, **kwargs: Any
