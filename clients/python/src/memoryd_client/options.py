@@ -96,13 +96,17 @@ class ClientOptions:
 
     def grpc_options(self) -> list[tuple[str, Any]]:
         """Channel arguments: the service config, retries on, then channel_options."""
-        return [
+        options: list[tuple[str, Any]] = [
             ("grpc.service_config", self.service_config()),
             ("grpc.enable_retries", 1),
             # The service config above is the only one; never take one from DNS.
             ("grpc.service_config_disable_resolution", 1),
-            *self.channel_options,
         ]
+        if not any(name == "grpc.max_receive_message_length" for name, _ in self.channel_options):
+            # The server's MEMORYD_MAX_MESSAGE_BYTES bounds what it sends; gRPC's
+            # 4 MiB client default would refuse answers the server allows.
+            options.append(("grpc.max_receive_message_length", -1))
+        return [*options, *self.channel_options]
 
 
 def resolve_options(
