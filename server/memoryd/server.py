@@ -115,6 +115,7 @@ async def build(
         max_batch_size=settings.max_batch_size,
         max_metadata_keys=settings.max_metadata_keys,
         max_search_limit=settings.max_search_limit,
+        max_response_bytes=settings.max_message_bytes,
     )
     applier = Applier(
         index,

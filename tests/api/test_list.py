@@ -7,8 +7,10 @@ import pytest
 
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
+from memoryd.v1 import memory_service_pb2_grpc
 
 from helpers import condition, create, expect_error, field_violations, list_all
+from support import ServerProcess
 
 
 def _page(stub, user, **fields):
@@ -129,3 +131,45 @@ def test_list_all_helper_sees_every_memory(stub, user):
     for i in range(7):
         create(stub, f"Separate memory {i} {'y' * i}", user=user)
     assert len(list_all(stub, pb.Scope(user_id=user), page_size=2)) == 7
+
+
+def test_a_page_too_large_for_one_answer_ends_early_and_the_rest_follows(tmp_path):
+    limit = 256 * 1024
+    process = ServerProcess(tmp_path, env={"MEMORYD_MAX_MESSAGE_BYTES": str(limit)}).start()
+    try:
+        with process.channel() as channel:
+            stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+            scope = pb.Scope(user_id="big")
+            # 30 memories of 20 KB: 600 KB, more than one answer may carry.
+            requests = [
+                svc.CreateMemoryRequest(
+                    memory=pb.Memory(
+                        content=" ".join(f"m{i}w{j:04d}" for j in range(2000))[:20_000],
+                        scope=scope,
+                        memory_key=f"k{i}",
+                    )
+                )
+                for i in range(30)
+            ]
+            for first in range(0, 30, 10):  # each batch under the limit itself
+                stub.BatchCreateMemories(
+                    svc.BatchCreateMemoriesRequest(
+                        requests=requests[first : first + 10], mode=svc.WRITE_MODE_SYNC
+                    ),
+                    timeout=300,
+                )
+            seen, token, pages = [], "", []
+            while True:
+                page = stub.ListMemories(
+                    svc.ListMemoriesRequest(scope=scope, page_size=1000, page_token=token)
+                )
+                assert page.ByteSize() <= limit
+                pages.append(len(page.memories))
+                seen.extend(m.memory_key for m in page.memories)
+                token = page.next_page_token
+                if not token:
+                    break
+            assert len(pages) > 1
+            assert sorted(seen) == sorted(f"k{i}" for i in range(30))
+    finally:
+        assert process.stop() == 0

@@ -390,9 +390,12 @@ class Memories:
         await self.wait_for_scope(query.selection.scope, consistency_token, wait)
         where = selection_filter(query.selection, scoping.read_filter(query.selection.scope))
         page = await self._index.scroll_newest_first(where, query.page_size + 1, cursor)
-        records, order_values = page.records[: query.page_size], page.order_values
+        size = paging.fitting_count(
+            [r.payload for r in page.records[: query.page_size]], self._limits.max_response_bytes
+        )
+        records, order_values = page.records[: min(query.page_size, size)], page.order_values
         token = ""
-        if len(page.records) > query.page_size and records:
+        if len(page.records) > len(records) and records:
             last = order_values[len(records) - 1]
             seen = [r.id for r, v in zip(records, order_values, strict=False) if v == last]
             if cursor is not None and cursor.order_value == last:

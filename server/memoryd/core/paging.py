@@ -6,7 +6,8 @@ import base64
 import hashlib
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from memoryd.core.errors import InvalidArgument
 from memoryd.core.model import Selection
@@ -51,3 +52,16 @@ def decode_token(token: str, selection: Selection) -> tuple[int, tuple[str, ...]
             "page_token", "belongs to a different query; send the same scope and filters"
         )
     return order_value, seen_ids
+
+
+def fitting_count(payloads: Sequence[Mapping[str, Any]], max_bytes: int) -> int:
+    """How many of ``payloads``, in order, fit one answer of ``max_bytes`` (at
+    least one). Sized as JSON, which is never smaller than their protobuf form
+    by more than the half kept back here for field tags and timestamps."""
+    budget, count = max_bytes // 2, 0
+    for payload in payloads:
+        budget -= len(json.dumps(payload, default=str))
+        if budget < 0:
+            break
+        count += 1
+    return max(1, count)

@@ -30,6 +30,9 @@ class Limits:
     max_category_chars: int = 128
     max_metadata_keys: int = 64
     max_search_limit: int = 100
+    #: What one answer may take on the wire; ListMemories ends a page early
+    #: rather than send more (a client asking for 1000 large memories).
+    max_response_bytes: int = 8 * 1024 * 1024
 
 
 def check_content(content: str, field: str, limits: Limits) -> None:
