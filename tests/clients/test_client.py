@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -248,26 +249,30 @@ def test_async_mode_write_is_final_after_wait_for_write(client: MemorydClient, u
     assert client.get_memory(svc.GetMemoryRequest(id=answer.memory.id, scope=scope)).memory.content
 
 
-def test_an_answer_over_grpcs_4_mib_client_default_is_received(
-    client: MemorydClient, user: str
-) -> None:
-    # 150 memories of 32 KB: one ListMemories page of about 4.8 MB, under the
+def test_an_answer_over_grpcs_4_mib_client_default_is_received(tmp_path: Path) -> None:
+    # 80 results of 60 KB: one SearchMemories answer of about 4.8 MB, under the
     # server's 8 MiB send limit but over gRPC's default client receive limit.
     # Keyed, since texts this alike would otherwise be skipped as duplicates.
-    words = [f"w{i:06d}" for i in range(150 * 4000)]
-    for first in (0, 100):
-        client.batch_create_memories(
-            svc.BatchCreateMemoriesRequest(
-                mode=svc.WRITE_MODE_SYNC,
-                requests=[
-                    create(" ".join(words[i * 4000 : (i + 1) * 4000]), user, memory_key=f"k{i}")
-                    for i in range(first, min(first + 100, 150))
-                ],
-            ),
-            timeout=300,
-        )
-    page = client.list_memories(
-        svc.ListMemoriesRequest(scope=pb.Scope(user_id=user), page_size=150)
-    )
-    assert len(page.memories) == 150
-    assert page.ByteSize() > 4 * 1024 * 1024
+    env = {"MEMORYD_MAX_CONTENT_BYTES": str(64 * 1024)}
+    process = ServerProcess(tmp_path / "data", env=env).start()
+    try:
+        with MemorydClient(process.address) as client:
+            for first in (0, 40):
+                client.batch_create_memories(
+                    svc.BatchCreateMemoriesRequest(
+                        mode=SYNC,
+                        requests=[
+                            create(f"memory {i} " + "x" * 60_000, "u1", memory_key=f"k{i}")
+                            for i in range(first, first + 40)
+                        ],
+                    ),
+                    timeout=300,
+                )
+            request = svc.SearchMemoriesRequest(
+                query="memory", scope=pb.Scope(user_id="u1"), limit=100
+            )
+            answer = client.search_memories(request)
+            assert len(answer.results) == 80
+            assert answer.ByteSize() > 4 * 1024 * 1024
+    finally:
+        assert process.stop() == 0

@@ -17,6 +17,7 @@ from memoryd.core.model import NewMemory, Scope, WriteMode, WriteState
 from memoryd.core.validation import Limits
 from memoryd.embed.base import EmbeddingError, Vector
 from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
+from memoryd.embed.tokens import WordPieceTokenCounter
 from memoryd.store.base import IndexSpec, Point
 from memoryd.store.edge import EdgeIndex
 
@@ -57,7 +58,9 @@ def test_a_write_that_keeps_failing_is_marked_failed_and_later_writes_apply(tmp_
         journal = Journal.open(tmp_path / "journal.sqlite3")
         applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
         indexer = Indexer(journal, applier, embedder, IndexerSettings(max_attempts=3))
-        memories = Memories(index, embedder, journal, indexer, applier)
+        memories = Memories(
+            index, embedder, journal, indexer, applier, tokens=WordPieceTokenCounter()
+        )
         await memories.start()
         scope = Scope(user_id="u")
         try:
@@ -101,7 +104,7 @@ def test_stop_during_an_engine_write_ends_the_indexer_and_keeps_the_write(tmp_pa
         journal = Journal.open(tmp_path / "journal.sqlite3")
         applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
         indexer = Indexer(journal, applier, model)
-        memories = Memories(index, model, journal, indexer, applier)
+        memories = Memories(index, model, journal, indexer, applier, tokens=WordPieceTokenCounter())
         await memories.start()
         stopping: asyncio.Future[None] | None = None
         try:

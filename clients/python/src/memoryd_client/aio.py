@@ -24,6 +24,7 @@ from memoryd_client.client import _POLL_MAX, _POLL_START, _pending, _WriteRespon
 from memoryd_client.consistency import (
     ScopeWrites,
     read_keys_of,
+    time_left,
     token_refused,
     with_token,
     without_token,
@@ -125,13 +126,13 @@ class AsyncMemorydClient:
         await self.writes.wait_async(keys, budget)
         sent, token = with_token(request, self.writes, keys)
         try:
-            return await self._call(method, sent, max(deadline - time.monotonic(), 0.0))
+            return await self._call(method, sent, time_left(deadline))
         except MemorydError as error:
             if not (token and token_refused(error)):
                 raise
         # As in MemorydClient._send_read: a token the server does not know never fails a read.
         self.writes.forget_token(token)
-        remaining = max(deadline - time.monotonic(), 0.0)
+        remaining = time_left(deadline)
         return await self._call(method, without_token(sent), remaining)
 
     def _read(self, timeout: float | None) -> float:
@@ -211,7 +212,7 @@ class AsyncMemorydClient:
         sent, token = with_token(request, self.writes, keys)
         stub, started = self._current().stub, False
         while True:
-            call = stub.Preload(sent, timeout=max(deadline - time.monotonic(), 0.0))
+            call = stub.Preload(sent, timeout=time_left(deadline))
             try:
                 async for response in call:
                     event = preload_event(response)

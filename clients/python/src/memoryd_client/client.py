@@ -16,6 +16,7 @@ from memoryd_client import _channels
 from memoryd_client.consistency import (
     ScopeWrites,
     read_keys_of,
+    time_left,
     token_refused,
     with_token,
     without_token,
@@ -122,14 +123,14 @@ class MemorydClient:
         self.writes.wait(keys, budget)
         sent, token = with_token(request, self.writes, keys)
         try:
-            return self._call(method, sent, max(deadline - time.monotonic(), 0.0))
+            return self._call(method, sent, time_left(deadline))
         except MemorydError as error:
             if not (token and token_refused(error)):
                 raise
         # The server does not know the token this client added (another server's,
         # or a replaced data directory's): a read must not fail for it.
         self.writes.forget_token(token)
-        return self._call(method, without_token(sent), max(deadline - time.monotonic(), 0.0))
+        return self._call(method, without_token(sent), time_left(deadline))
 
     def _read(self, timeout: float | None) -> float:
         return self.options.read_timeout if timeout is None else timeout
@@ -211,7 +212,7 @@ class MemorydClient:
         sent, token = with_token(request, self.writes, keys)
         stub, started = self._connect(), False
         while True:
-            call = stub.Preload(sent, timeout=max(deadline - time.monotonic(), 0.0))
+            call = stub.Preload(sent, timeout=time_left(deadline))
             try:
                 for response in call:
                     event = preload_event(response)

@@ -155,6 +155,18 @@ class InFlightWrite:
                     self._waiters.remove((loop, future))
 
 
+def time_left(deadline: float) -> float:
+    """Seconds until ``deadline`` (a time.monotonic() value). Raises
+    DeadlineExceeded once it has passed: a call sent then could only race the
+    server's answer against its own expiry."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise DeadlineExceeded(
+            "DEADLINE_EXCEEDED", "the call's deadline passed before it could be sent"
+        )
+    return left
+
+
 def write_in_flight() -> DeadlineExceeded:
     return DeadlineExceeded(
         "DEADLINE_EXCEEDED",
