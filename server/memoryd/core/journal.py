@@ -1,8 +1,12 @@
 """The write journal: every acknowledged write, durably, in order, until applied.
 
 SQLite in WAL mode with synchronous=FULL: a write is acknowledged only after
-its commit is on disk, so neither kill -9 nor power loss loses it. Concurrent
-appends share one commit (group commit). All SQLite work happens on one
+its commit is on disk, so neither kill -9 nor power loss loses the journaled
+write. Known gap: an entry is marked APPLIED once the index has it in memory,
+and Qdrant Edge writes to disk only when flushed, so a power loss (not kill -9,
+which Edge's own WAL survives) can lose an applied write from the index
+without a replay; an index checkpoint would close it. Concurrent appends share
+one commit (group commit). All SQLite work happens on one
 dedicated thread, never on the event loop.
 
 Entries move PENDING -> APPLIED or FAILED; their result (or error) is kept
