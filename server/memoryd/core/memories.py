@@ -117,10 +117,7 @@ class Memories:
     async def start(self) -> None:
         """Starts the indexer, replaying writes a previous run left pending."""
         for entry in await self._indexer.start():
-            operation = operations.operation_from_json(entry.kind, entry.operation)
-            is_forget = isinstance(operation, Selection)
-            for scope in operations.scopes_of(operation):
-                self._writes.note(scope, entry.seq, self._indexer.done_seq, is_forget=is_forget)
+            self._note(operations.operation_from_json(entry.kind, entry.operation), entry.seq)
         self._writes.start(self._indexer.last_seq)
         await self._journal.purge_forgotten()
 
@@ -304,9 +301,7 @@ class Memories:
             assert appended.first is not None
             original = operations.operation_from_json(appended.first.kind, appended.first.operation)
         else:
-            is_forget = isinstance(operation, Selection)
-            for scope in operations.scopes_of(operation):
-                self._writes.note(scope, seq, self._indexer.done_seq, is_forget=is_forget)
+            self._note(operation, seq)
             self._indexer.appended(seq)
         if mode is WriteMode.ASYNC:
             return _Written(seq, appended.journaled_at, None, None, original)
@@ -318,6 +313,12 @@ class Memories:
         assert entry.state == APPLIED
         outcome = operations.outcome_from_json(kind, entry.outcome)
         return _Written(seq, appended.journaled_at, entry.state, outcome, original)
+
+    def _note(self, operation: operations.Operation, seq: int) -> None:
+        """Records an acknowledged write in the scopes it reaches, for reads to wait on."""
+        is_forget = isinstance(operation, Selection)
+        for scope in operations.scopes_of(operation):
+            self._writes.note(scope, seq, self._indexer.done_seq, is_forget=is_forget)
 
     # --- reads ------------------------------------------------------------------
 
