@@ -26,19 +26,18 @@ from memoryd.api.servicer import MemoryServicer
 from memoryd.config import PrincipalSettings, Settings
 from memoryd.core.applier import Applier
 from memoryd.core.indexer import Indexer, IndexerSettings
-from memoryd.core.journal import Journal
 from memoryd.core.memories import Memories
 from memoryd.core.model import RetrievalMode, WritePolicy
 from memoryd.core.policy import Principal
+from memoryd.core.ports import Embedder, IndexSpec, VectorIndex
 from memoryd.core.preload import Preloader
 from memoryd.core.ratelimit import RateLimiter
 from memoryd.core.validation import Limits
-from memoryd.embed.base import Embedder
 from memoryd.embed.batching import MicroBatchingEmbedder
 from memoryd.embed.cache import CachedEmbedder
 from memoryd.embed.tokens import WordPieceTokenCounter
 from memoryd.embed.traced import TracedEmbedder
-from memoryd.store.base import IndexSpec, VectorIndex
+from memoryd.store.sqlite_journal import SqliteJournal
 from memoryd.store.traced import TracedIndex
 from memoryd.telemetry import Telemetry, setup
 from memoryd.v1 import memory_service_pb2, memory_service_pb2_grpc
@@ -56,7 +55,7 @@ class App:
 
     embedder: Embedder
     index: VectorIndex
-    journal: Journal
+    journal: SqliteJournal
     memories: Memories
     preloader: Preloader
     telemetry: Telemetry
@@ -105,7 +104,7 @@ async def build(
         engine = seams.wrap_index(engine)
     collection = settings.qdrant_collection if settings.backend == "qdrant" else "edge"
     index = TracedIndex(engine, telemetry, collection) if telemetry.enabled else engine
-    journal = Journal.open(
+    journal = SqliteJournal.open(
         settings.data_dir / "journal.sqlite3",
         retention_seconds=settings.request_id_retention_seconds,
     )
@@ -153,7 +152,7 @@ async def build(
         telemetry=telemetry,
     )
     await memories.start()
-    preloader = Preloader(memories, tokens, telemetry=telemetry)
+    preloader = Preloader(memories.retrieval, memories.barrier, tokens, telemetry=telemetry)
     return App(embedder, index, journal, memories, preloader, telemetry)
 
 
@@ -242,7 +241,7 @@ async def create_server(
     ]
     server = grpc.aio.server(options=options, interceptors=interceptors)
     memory_service_pb2_grpc.add_MemoryServiceServicer_to_server(
-        MemoryServicer(app.memories, app.preloader), server
+        MemoryServicer(app.memories.writes, app.memories.reads, app.preloader), server
     )
     health_servicer = health_servicer or health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -12,7 +12,7 @@ import grpc
 import pytest
 
 from memoryd.config import Settings
-from memoryd.embed.base import EmbeddingError
+from memoryd.core.errors import EmbeddingError
 from memoryd_client import (
     AsyncMemorydClient,
     ClientOptions,

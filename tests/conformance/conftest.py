@@ -19,7 +19,7 @@ from typing import Protocol
 
 import pytest
 
-from memoryd.store.base import IndexSpec, VectorIndex
+from memoryd.core.ports import IndexSpec, VectorIndex
 from memoryd.store.edge import EdgeIndex
 from memoryd.store.remote import RemoteIndex
 

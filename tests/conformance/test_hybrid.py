@@ -19,7 +19,7 @@ import qdrant_edge as qe
 from qdrant_client import AsyncQdrantClient, models
 
 from memoryd.core.filters import AllOf, Condition, Filter, Operator
-from memoryd.store.base import IndexSpec, Point, Search, VectorIndex
+from memoryd.core.ports import IndexSpec, Point, Search, VectorIndex
 from memoryd.store.edge import EdgeIndex
 from memoryd.store.remote import RemoteIndex
 

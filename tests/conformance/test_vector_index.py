@@ -19,7 +19,7 @@ from qdrant_client import models
 from memoryd.core.documents import iso_time, micros
 from memoryd.core.errors import IncompatibleIndex
 from memoryd.core.filters import AllOf, AnyOf, Condition, Filter, Not, Operator, Value
-from memoryd.store.base import IndexSpec, Point, ScrollCursor, Search, VectorIndex
+from memoryd.core.ports import IndexSpec, Point, ScrollCursor, Search, VectorIndex
 
 if TYPE_CHECKING:
     from conftest import IndexBackend, QdrantClientInMemoryStandIn

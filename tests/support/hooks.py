@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from qdrant_client import AsyncQdrantClient
 
 from memoryd.core.filters import Filter
-from memoryd.store.base import Hit, Point, Record, ScrollCursor, ScrollPage, Search, VectorIndex
+from memoryd.core.ports import Hit, Point, Record, ScrollCursor, ScrollPage, Search, VectorIndex
 
 
 def in_memory_qdrant_standin() -> AsyncQdrantClient:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from memoryd.embed.base import Vector
+from memoryd.core.ports import Vector
 from memoryd.embed.batching import MicroBatchingEmbedder
 from memoryd.embed.cache import CachedEmbedder
 from memoryd.embed.onnx_local import DIMENSION, OnnxMiniLMEmbedder

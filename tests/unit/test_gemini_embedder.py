@@ -14,7 +14,8 @@ import httpx2
 import pytest
 from google.genai import types
 
-from memoryd.embed.base import EmbeddingError, Vector
+from memoryd.core.errors import EmbeddingError
+from memoryd.core.ports import Vector
 from memoryd.embed.gemini import MAX_BATCH_SIZE, GeminiEmbedder
 
 API_KEY = "test-api-key"

@@ -9,17 +9,16 @@ from pathlib import Path
 import pytest
 
 from memoryd.core.applier import Applier
-from memoryd.core.errors import WriteFailed
+from memoryd.core.errors import EmbeddingError, WriteFailed
 from memoryd.core.indexer import Indexer, IndexerSettings
-from memoryd.core.journal import Journal
 from memoryd.core.memories import Memories
 from memoryd.core.model import NewMemory, Scope, WriteMode, WriteState
+from memoryd.core.ports import IndexSpec, Point, Vector
 from memoryd.core.validation import Limits
-from memoryd.embed.base import EmbeddingError, Vector
 from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
 from memoryd.embed.tokens import WordPieceTokenCounter
-from memoryd.store.base import IndexSpec, Point
 from memoryd.store.edge import EdgeIndex
+from memoryd.store.sqlite_journal import SqliteJournal as Journal
 
 from support.hooks import SlowIndex
 
@@ -64,17 +63,19 @@ def test_a_write_that_keeps_failing_is_marked_failed_and_later_writes_apply(tmp_
         await memories.start()
         scope = Scope(user_id="u")
         try:
-            bad = await memories.create([NewMemory("this is poison", scope)], WriteMode.ASYNC)
-            good = await memories.create([NewMemory("this is fine", scope)], WriteMode.SYNC)
+            bad = await memories.writes.create(
+                [NewMemory("this is poison", scope)], WriteMode.ASYNC
+            )
+            good = await memories.writes.create([NewMemory("this is fine", scope)], WriteMode.SYNC)
             assert good.result[0].memory.content == "this is fine"
-            status = await memories.write_status(bad.token)
+            status = await memories.writes.write_status(bad.token)
             assert status.state is WriteState.FAILED
             assert isinstance(status.error, WriteFailed)
             assert "3 attempts" in str(status.error)
             # one failed batch prefetch, then three attempts of its own
             assert embedder.calls_with_poison == 4
             with pytest.raises(WriteFailed):
-                await memories.create([NewMemory("more poison", scope)], WriteMode.SYNC)
+                await memories.writes.create([NewMemory("more poison", scope)], WriteMode.SYNC)
         finally:
             await memories.stop(0)
             await journal.close()
@@ -108,7 +109,9 @@ def test_stop_during_an_engine_write_ends_the_indexer_and_keeps_the_write(tmp_pa
         await memories.start()
         stopping: asyncio.Future[None] | None = None
         try:
-            await memories.create([NewMemory("held in the engine", Scope("u"))], WriteMode.ASYNC)
+            await memories.writes.create(
+                [NewMemory("held in the engine", Scope("u"))], WriteMode.ASYNC
+            )
             async with asyncio.timeout(60):
                 await index.writing.wait()
             stopping = asyncio.ensure_future(indexer.stop())

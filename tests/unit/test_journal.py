@@ -5,7 +5,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from memoryd.core.journal import APPLIED, PENDING, Append, Journal
+from memoryd.core.model import WriteState
+from memoryd.core.write_log import Append
+from memoryd.store.sqlite_journal import SqliteJournal as Journal
+
+APPLIED, PENDING = WriteState.APPLIED, WriteState.PENDING
 
 
 def test_appends_survive_reopening_and_keep_order(tmp_path: Path):

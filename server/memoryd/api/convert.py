@@ -25,6 +25,7 @@ from memoryd.core.model import (
     MemoryType,
     MetadataMode,
     NewMemory,
+    OperationKind,
     RetrievalMode,
     Scope,
     ScoredMemory,
@@ -149,15 +150,15 @@ def write_status_to_proto(
         return response
     outcome, token = status.outcome, status.token
     match status.kind:
-        case "create" if isinstance(outcome, tuple):
+        case OperationKind.CREATE if isinstance(outcome, tuple):
             response.create_memory.CopyFrom(create_result_to_proto(outcome[0], token))
-        case "batch_create" if isinstance(outcome, tuple):
+        case OperationKind.BATCH_CREATE if isinstance(outcome, tuple):
             response.batch_create_memories.CopyFrom(batch_results_to_proto(outcome, token))
-        case "update" if isinstance(outcome, Memory):
+        case OperationKind.UPDATE if isinstance(outcome, Memory):
             response.update_memory.CopyFrom(update_result_to_proto(outcome, token))
-        case "delete":
+        case OperationKind.DELETE:
             response.delete_memory.CopyFrom(svc.DeleteMemoryResponse(write_token=token))
-        case "forget" if isinstance(outcome, int):
+        case OperationKind.FORGET if isinstance(outcome, int):
             response.forget_memories.CopyFrom(
                 svc.ForgetMemoriesResponse(deleted_count=outcome, write_token=token)
             )

@@ -22,6 +22,7 @@ from grpc_status import rpc_status
 from opentelemetry import trace
 
 from memoryd.core.errors import (
+    EmbeddingError,
     IncompatibleIndex,
     InvalidArgument,
     MemorydError,
@@ -38,32 +39,38 @@ from memoryd.core.errors import (
     WriteFailed,
     WriteNotApplied,
 )
-from memoryd.embed.base import EmbeddingError
+from memoryd.v1 import memory_service_pb2 as svc
 
 logger = logging.getLogger(__name__)
 
 DOMAIN = "memoryd"
 
-#: Domain error -> (status code, ErrorInfo reason). Reasons are API: never
-#: reuse or rename one. The first class that matches wins, so a subclass
-#: comes before its base.
-_STATUS_OF: dict[type[Exception], tuple[grpc.StatusCode, str]] = {
-    MessageTooLarge: (grpc.StatusCode.INVALID_ARGUMENT, "MESSAGE_TOO_LARGE"),
-    InvalidArgument: (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT"),
-    MemoryNotFound: (grpc.StatusCode.NOT_FOUND, "MEMORY_NOT_FOUND"),
-    VersionConflict: (grpc.StatusCode.ABORTED, "VERSION_MISMATCH"),
-    IncompatibleIndex: (grpc.StatusCode.FAILED_PRECONDITION, "INCOMPATIBLE_INDEX"),
-    EmbeddingError: (grpc.StatusCode.UNAVAILABLE, "EMBEDDING_UNAVAILABLE"),
-    Overloaded: (grpc.StatusCode.RESOURCE_EXHAUSTED, "WRITE_BACKLOG_FULL"),
-    ShuttingDown: (grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN"),
-    WriteNotApplied: (grpc.StatusCode.DEADLINE_EXCEEDED, "WRITE_NOT_YET_APPLIED"),
-    WriteFailed: (grpc.StatusCode.UNAVAILABLE, "WRITE_FAILED"),
-    UnknownWrite: (grpc.StatusCode.NOT_FOUND, "UNKNOWN_WRITE_TOKEN"),
-    ScopeTimedOut: (grpc.StatusCode.DEADLINE_EXCEEDED, "PRELOAD_SCOPE_TIMED_OUT"),
-    Unauthenticated: (grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED"),
-    PermissionDenied: (grpc.StatusCode.PERMISSION_DENIED, "SCOPE_NOT_PERMITTED"),
-    RateLimited: (grpc.StatusCode.RESOURCE_EXHAUSTED, "RATE_LIMITED"),
+#: Domain error -> (status code, ErrorReason). Reasons are API (ErrorReason in
+#: the contract): never reuse or rename one. The first class that matches
+#: wins, so a subclass comes before its base.
+_STATUS_OF: dict[type[Exception], tuple[grpc.StatusCode, svc.ErrorReason]] = {
+    MessageTooLarge: (grpc.StatusCode.INVALID_ARGUMENT, svc.ERROR_REASON_MESSAGE_TOO_LARGE),
+    InvalidArgument: (grpc.StatusCode.INVALID_ARGUMENT, svc.ERROR_REASON_INVALID_ARGUMENT),
+    MemoryNotFound: (grpc.StatusCode.NOT_FOUND, svc.ERROR_REASON_MEMORY_NOT_FOUND),
+    VersionConflict: (grpc.StatusCode.ABORTED, svc.ERROR_REASON_VERSION_MISMATCH),
+    IncompatibleIndex: (grpc.StatusCode.FAILED_PRECONDITION, svc.ERROR_REASON_INCOMPATIBLE_INDEX),
+    EmbeddingError: (grpc.StatusCode.UNAVAILABLE, svc.ERROR_REASON_EMBEDDING_UNAVAILABLE),
+    Overloaded: (grpc.StatusCode.RESOURCE_EXHAUSTED, svc.ERROR_REASON_WRITE_BACKLOG_FULL),
+    ShuttingDown: (grpc.StatusCode.UNAVAILABLE, svc.ERROR_REASON_SHUTTING_DOWN),
+    WriteNotApplied: (grpc.StatusCode.DEADLINE_EXCEEDED, svc.ERROR_REASON_WRITE_NOT_YET_APPLIED),
+    WriteFailed: (grpc.StatusCode.UNAVAILABLE, svc.ERROR_REASON_WRITE_FAILED),
+    UnknownWrite: (grpc.StatusCode.NOT_FOUND, svc.ERROR_REASON_UNKNOWN_WRITE_TOKEN),
+    ScopeTimedOut: (grpc.StatusCode.DEADLINE_EXCEEDED, svc.ERROR_REASON_PRELOAD_SCOPE_TIMED_OUT),
+    Unauthenticated: (grpc.StatusCode.UNAUTHENTICATED, svc.ERROR_REASON_UNAUTHENTICATED),
+    PermissionDenied: (grpc.StatusCode.PERMISSION_DENIED, svc.ERROR_REASON_SCOPE_NOT_PERMITTED),
+    RateLimited: (grpc.StatusCode.RESOURCE_EXHAUSTED, svc.ERROR_REASON_RATE_LIMITED),
 }
+_REASON_PREFIX = "ERROR_REASON_"
+
+
+def reason_name(reason: svc.ErrorReason) -> str:
+    """ErrorInfo.reason for an ErrorReason: its name without the prefix."""
+    return svc.ErrorReason.Name(reason).removeprefix(_REASON_PREFIX)
 
 
 def is_mapped(error: Exception) -> bool:
@@ -76,7 +83,7 @@ def status_for(error: Exception) -> status_pb2.Status:
     code, reason = next(
         status for error_class, status in _STATUS_OF.items() if isinstance(error, error_class)
     )
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN)
+    info = error_details_pb2.ErrorInfo(reason=reason_name(reason), domain=DOMAIN)
     if isinstance(error, MessageTooLarge):
         info.metadata.update({"size_bytes": str(error.size), "limit_bytes": str(error.limit)})
     details = [info]
@@ -112,7 +119,9 @@ def _cut(text: str) -> str:
 
 def internal_status(incident: str) -> status_pb2.Status:
     info = error_details_pb2.ErrorInfo(
-        reason="INTERNAL", domain=DOMAIN, metadata={"incident": incident}
+        reason=reason_name(svc.ERROR_REASON_INTERNAL),
+        domain=DOMAIN,
+        metadata={"incident": incident},
     )
     return _status(grpc.StatusCode.INTERNAL, f"internal error (incident {incident})", [info])
 
@@ -145,7 +154,7 @@ async def abort_with(
     the tracing interceptor mark the span: ERROR for server-side codes, UNSET
     for the client's errors, as the semantic conventions ask.
     """
-    if isinstance(error, MemorydError | EmbeddingError):
+    if isinstance(error, MemorydError):
         status = status_for(error)
     else:
         incident = uuid.uuid4().hex[:12]

@@ -10,7 +10,7 @@ import grpc
 from opentelemetry import trace
 from opentelemetry.instrumentation.grpc import aio_server_interceptor, filters
 
-from memoryd.telemetry import Telemetry
+from memoryd.core.instruments import Telemetry
 
 #: Probes and tooling, excluded from traces and RPC metrics.
 NOT_OBSERVED = ("grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection")

@@ -16,7 +16,7 @@ from memoryd.api import convert
 from memoryd.api.errors import internal_status, is_mapped, status_for
 from memoryd.core.errors import InvalidArgument
 from memoryd.core.model import RetrievalMode
-from memoryd.core.preload import (
+from memoryd.core.preload_events import (
     NotModified,
     PreloadContext,
     PreloadDone,

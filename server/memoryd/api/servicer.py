@@ -10,8 +10,9 @@ import grpc
 from memoryd.api import convert, preload_convert
 from memoryd.api.auth import current_principal
 from memoryd.api.errors import rpc_errors, rpc_stream_errors, status_for
-from memoryd.core.memories import Memories
 from memoryd.core.preload import Preloader
+from memoryd.core.reads import Reads
+from memoryd.core.writes import Writes
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
@@ -28,15 +29,16 @@ def _wait_budget(context: Context) -> float | None:
 
 
 class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
-    def __init__(self, memories: Memories, preloader: Preloader) -> None:
-        self._memories = memories
+    def __init__(self, writes: Writes, reads: Reads, preloader: Preloader) -> None:
+        self._writes = writes
+        self._reads = reads
         self._preloader = preloader
 
     @rpc_errors
     async def CreateMemory(
         self, request: svc.CreateMemoryRequest, context: Context
     ) -> svc.CreateMemoryResponse:
-        receipt = await self._memories.create(
+        receipt = await self._writes.create(
             [convert.new_memory_from_proto(request)],
             convert.mode_from_proto(request.mode),
             request.request_id,
@@ -53,7 +55,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             for i, item in enumerate(request.requests)
         ]
         mode = convert.mode_from_proto(request.mode)
-        receipt = await self._memories.create(
+        receipt = await self._writes.create(
             news, mode, request.request_id, is_batch=True, principal=current_principal()
         )
         return convert.batch_results_to_proto(receipt.result, receipt.token)
@@ -62,7 +64,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def GetMemory(
         self, request: svc.GetMemoryRequest, context: Context
     ) -> svc.GetMemoryResponse:
-        memory = await self._memories.get(
+        memory = await self._reads.get(
             request.id,
             convert.scope_from_proto(request.scope),
             request.consistency_token,
@@ -75,7 +77,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def ListMemories(
         self, request: svc.ListMemoriesRequest, context: Context
     ) -> svc.ListMemoriesResponse:
-        page = await self._memories.list(
+        page = await self._reads.list(
             convert.list_query_from_proto(request),
             request.consistency_token,
             _wait_budget(context),
@@ -90,7 +92,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def UpdateMemory(
         self, request: svc.UpdateMemoryRequest, context: Context
     ) -> svc.UpdateMemoryResponse:
-        receipt = await self._memories.update(
+        receipt = await self._writes.update(
             convert.change_from_proto(request),
             convert.mode_from_proto(request.mode),
             request.request_id,
@@ -102,7 +104,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def DeleteMemory(
         self, request: svc.DeleteMemoryRequest, context: Context
     ) -> svc.DeleteMemoryResponse:
-        token = await self._memories.delete(
+        token = await self._writes.delete(
             request.id,
             convert.scope_from_proto(request.scope),
             request.expected_version if request.HasField("expected_version") else None,
@@ -116,7 +118,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def SearchMemories(
         self, request: svc.SearchMemoriesRequest, context: Context
     ) -> svc.SearchMemoriesResponse:
-        hits = await self._memories.search(
+        hits = await self._reads.search(
             convert.search_query_from_proto(request),
             request.consistency_token,
             _wait_budget(context),
@@ -140,12 +142,16 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def ForgetMemories(
         self, request: svc.ForgetMemoriesRequest, context: Context
     ) -> svc.ForgetMemoriesResponse:
-        receipt = await self._memories.forget(
-            convert.forget_selection_from_proto(request),
-            dry_run=request.dry_run,
-            mode=convert.mode_from_proto(request.mode),
-            request_id=request.request_id,
-            wait_seconds=_wait_budget(context),
+        selection = convert.forget_selection_from_proto(request)
+        if request.dry_run:
+            count = await self._reads.count_forget(
+                selection, "", _wait_budget(context), principal=current_principal()
+            )
+            return svc.ForgetMemoriesResponse(deleted_count=count)
+        receipt = await self._writes.forget(
+            selection,
+            convert.mode_from_proto(request.mode),
+            request.request_id,
             principal=current_principal(),
         )
         return svc.ForgetMemoriesResponse(deleted_count=receipt.result, write_token=receipt.token)
@@ -154,7 +160,5 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def GetWriteStatus(
         self, request: svc.GetWriteStatusRequest, context: Context
     ) -> svc.GetWriteStatusResponse:
-        status = await self._memories.write_status(
-            request.write_token, principal=current_principal()
-        )
+        status = await self._writes.write_status(request.write_token, principal=current_principal())
         return convert.write_status_to_proto(status, status_for)

@@ -17,7 +17,7 @@ from datetime import datetime
 from memoryd.core import dedup, scoping, validation
 from memoryd.core.documents import from_document, to_document
 from memoryd.core.errors import InvalidArgument, MemoryNotFound, VersionConflict
-from memoryd.core.filters import Filter, all_of, one_of
+from memoryd.core.instruments import Telemetry
 from memoryd.core.model import (
     CreateResult,
     Memory,
@@ -30,10 +30,8 @@ from memoryd.core.model import (
     as_memory,
 )
 from memoryd.core.operations import Delete
+from memoryd.core.ports import Point, Record, Search, Vector, VectorIndex
 from memoryd.core.validation import Limits
-from memoryd.embed.base import Vector
-from memoryd.store.base import Point, Record, Search, VectorIndex
-from memoryd.telemetry import Telemetry
 
 Stamp = tuple[int, int]
 
@@ -200,11 +198,11 @@ class Applier:
         await self._index.delete([scoping.point_id(delete.scope, delete.memory_id)])
 
     async def count_forget(self, selection: Selection) -> int:
-        return await self._index.count(forget_filter(selection))
+        return await self._index.count(scoping.forget_selection_filter(selection))
 
     async def forget(self, selection: Selection) -> None:
         """Deletes the selection; idempotent."""
-        await self._index.delete_where(forget_filter(selection))
+        await self._index.delete_where(scoping.forget_selection_filter(selection))
 
     async def owned(
         self, memory_id: str, scope: Scope, *, vectors: bool = False
@@ -224,22 +222,6 @@ class Applier:
         point_id = scoping.point_id(memory.scope, memory.id)
         document = to_document(memory) | {"write_seq": stamp[0], "write_item": stamp[1]}
         await self._index.upsert([Point(point_id, vector, document, text=memory.content)])
-
-
-def selection_filter(selection: Selection, scope_filter: Filter) -> Filter:
-    """The scope filter narrowed by a selection's types, categories and filter."""
-    return all_of(
-        scope_filter,
-        one_of("memory_type", tuple(t.value for t in selection.memory_types))
-        if selection.memory_types
-        else None,
-        one_of("category", selection.categories) if selection.categories else None,
-        selection.where,
-    )
-
-
-def forget_filter(selection: Selection) -> Filter:
-    return selection_filter(selection, scoping.forget_filter(selection.scope))
 
 
 def _stamp_of(record: Record) -> Stamp:

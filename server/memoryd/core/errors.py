@@ -6,6 +6,7 @@ MemorydError
   MemoryNotFound(memory_id)          absent, or outside the caller's scope
   VersionConflict(expected, actual)  expected_version is stale
   IncompatibleIndex(reason)          the stored index was built for another embedder
+  EmbeddingError(reason)             the embedding provider could not embed; retry later
   Overloaded(retry_after)            the write backlog is full; retry later
   ShuttingDown()                     the server no longer accepts writes
   WriteNotApplied(token)             a read's deadline came before a write it waits for
@@ -78,6 +79,10 @@ class VersionConflict(MemorydError):
 
 class IncompatibleIndex(MemorydError):
     """The stored index cannot be served with the configured embedder."""
+
+
+class EmbeddingError(MemorydError):
+    """The provider could not embed; the message says why without the texts."""
 
 
 class Overloaded(MemorydError):

@@ -17,25 +17,26 @@ import time
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
 from opentelemetry import trace
 from opentelemetry.context import Context
 from tenacity import (
     AsyncRetrying,
-    retry_if_not_exception_type,
+    retry_if_exception,
     stop_after_attempt,
     wait_exponential,
 )
 
 from memoryd.core import operations
 from memoryd.core.applier import Applier
-from memoryd.core.errors import MemorydError, WriteFailed
-from memoryd.core.journal import APPLIED, FAILED, Entry, Journal
-from memoryd.core.model import MemoryChange
+from memoryd.core.errors import EmbeddingError, MemorydError, WriteFailed
+from memoryd.core.instruments import Telemetry
+from memoryd.core.model import OperationKind, WriteState
+from memoryd.core.operations import Create, Delete, Forget, Update
+from memoryd.core.ports import Embedder, Vector
 from memoryd.core.tracing import links_to
-from memoryd.embed.base import Embedder, Vector
-from memoryd.telemetry import Telemetry
+from memoryd.core.write_log import Entry, WriteLog
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ class Indexer:
 
     def __init__(
         self,
-        journal: Journal,
+        journal: WriteLog,
         applier: Applier,
         embedder: Embedder,
         settings: IndexerSettings | None = None,
@@ -139,7 +140,7 @@ class Indexer:
                 with self._apply_span(entry) as span:
                     state, outcome = await self._apply(entry, vectors)
                     await self._journal.finish(entry.seq, state, outcome)
-                    span.set_attribute("memoryd.write.state", state)
+                    span.set_attribute("memoryd.write.state", state.value)
                 async with self._progress:
                     self.done_seq = entry.seq
                     self._progress.notify_all()
@@ -151,7 +152,7 @@ class Indexer:
             context=Context(),
             kind=trace.SpanKind.CONSUMER,
             links=links_to(entry.trace_context),
-            attributes={"memoryd.write.kind": entry.kind, "memoryd.write.seq": entry.seq},
+            attributes={"memoryd.write.kind": entry.kind.value, "memoryd.write.seq": entry.seq},
         )
 
     async def _prefetch_vectors(self, entries: list[Entry]) -> dict[str, Vector]:
@@ -166,22 +167,23 @@ class Indexer:
 
     async def _apply(
         self, entry: Entry, vectors: Mapping[str, Vector]
-    ) -> tuple[str, dict[str, Any]]:
+    ) -> tuple[WriteState, dict[str, Any]]:
         try:
             async for attempt in AsyncRetrying(
                 stop=stop_after_attempt(self._settings.max_attempts),
                 wait=wait_exponential(multiplier=0.05, max=2.0),
-                # tenacity catches BaseException: without CancelledError here, a
-                # stop() that lands in an engine call would be retried away and
-                # the indexer would outlive its cancellation (shutdown hangs).
-                retry=retry_if_not_exception_type((MemorydError, asyncio.CancelledError)),
+                # tenacity catches BaseException: unless _is_transient refuses
+                # CancelledError, a stop() that lands in an engine call would be
+                # retried away and the indexer would outlive its cancellation.
+                retry=retry_if_exception(_is_transient),
                 reraise=True,
             ):
                 with attempt:
                     outcome = await self._apply_once(entry, vectors)
-        except MemorydError as error:
-            return FAILED, operations.error_to_json(error)
-        except Exception as error:  # an embedding or engine failure, after every retry
+        except Exception as error:
+            if isinstance(error, MemorydError) and not _is_transient(error):
+                return WriteState.FAILED, operations.error_to_json(error)
+            # an embedding or engine failure, after every retry
             logger.exception(
                 "write %d failed after %d attempts", entry.seq, self._settings.max_attempts
             )
@@ -189,40 +191,38 @@ class Indexer:
                 f"the write could not be indexed after {self._settings.max_attempts} attempts "
                 f"({type(error).__name__}); nothing of it was applied"
             )
-            return FAILED, operations.error_to_json(failure)
-        return APPLIED, outcome
+            return WriteState.FAILED, operations.error_to_json(failure)
+        return WriteState.APPLIED, outcome
 
     async def _apply_once(self, entry: Entry, vectors: Mapping[str, Vector]) -> dict[str, Any]:
         operation = operations.operation_from_json(entry.kind, entry.operation)
         match operation:
-            case tuple():
-                embedded = await self._vectors([i.content for i in operation], vectors)
-                results = await self._applier.create(
-                    operation, embedded, entry.seq, entry.journaled_at
-                )
+            case Create(items):
+                embedded = await self._vectors([i.content for i in items], vectors)
+                results = await self._applier.create(items, embedded, entry.seq, entry.journaled_at)
                 return operations.outcome_to_json(results)
-            case MemoryChange():
+            case Update(change):
                 vector = None
-                if operation.content is not None:
-                    (vector,) = await self._vectors([operation.content], vectors)
-                updated = await self._applier.update(
-                    operation, vector, entry.seq, entry.journaled_at
-                )
+                if change.content is not None:
+                    (vector,) = await self._vectors([change.content], vectors)
+                updated = await self._applier.update(change, vector, entry.seq, entry.journaled_at)
                 return operations.outcome_to_json(updated)
-            case operations.Delete():
+            case Delete():
                 if entry.outcome is None:
                     await self._applier.check_delete(operation)
                     await self._journal.record_outcome(entry.seq, {})
                 await self._applier.delete(operation)
                 return {}
-            case _:
+            case Forget(selection):
                 outcome = entry.outcome
                 if outcome is None:
-                    count = await self._applier.count_forget(operation)
+                    count = await self._applier.count_forget(selection)
                     outcome = operations.outcome_to_json(count)
                     await self._journal.record_outcome(entry.seq, outcome)
-                await self._applier.forget(operation)
+                await self._applier.forget(selection)
                 return outcome
+            case _:
+                assert_never(operation)
 
     async def _vectors(self, texts: list[str], known: Mapping[str, Vector]) -> list[Vector]:
         missing = [t for t in texts if t not in known]
@@ -232,10 +232,19 @@ class Indexer:
         return [known[t] if t in known else fresh[t] for t in texts]
 
 
+def _is_transient(error: BaseException) -> bool:
+    """Whether applying again may succeed: an embedding or engine failure, not
+    the domain's rejection of the write (a missing memory, a stale version)."""
+    if isinstance(error, asyncio.CancelledError):
+        return False
+    return isinstance(error, EmbeddingError) or not isinstance(error, MemorydError)
+
+
 def _texts(entry: Entry) -> list[str]:
-    if entry.kind in (operations.CREATE, operations.BATCH_CREATE):
+    """The texts an entry embeds, read from its document without decoding it whole."""
+    if entry.kind in (OperationKind.CREATE, OperationKind.BATCH_CREATE):
         return [item["content"] for item in entry.operation["items"]]
-    if entry.kind == operations.UPDATE and entry.operation["content"] is not None:
+    if entry.kind is OperationKind.UPDATE and entry.operation["content"] is not None:
         return [entry.operation["content"]]
     return []
 

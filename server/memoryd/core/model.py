@@ -42,10 +42,22 @@ class WriteMode(enum.Enum):
     SYNC = "sync"
 
 
-class WriteState(enum.Enum):
+class WriteState(enum.StrEnum):
+    """Where a journaled write stands; the values are stored in the write log."""
+
     PENDING = "pending"
     APPLIED = "applied"
     FAILED = "failed"
+
+
+class OperationKind(enum.StrEnum):
+    """What a journaled write does; the values are stored in the log."""
+
+    CREATE = "create"
+    BATCH_CREATE = "batch_create"
+    UPDATE = "update"
+    DELETE = "delete"
+    FORGET = "forget"
 
 
 class RetrievalMode(enum.Enum):
@@ -70,10 +82,6 @@ class Scope:
     agent_id: str = ""
     app_id: str = ""
     thread_id: str = ""
-
-    @property
-    def is_user_memory(self) -> bool:
-        return bool(self.user_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,10 +212,10 @@ class MemoryPage:
 @dataclass(frozen=True, slots=True)
 class WriteStatus:
     """Where a journaled write stands; ``outcome`` is set once applied, ``error``
-    once failed. ``kind`` is one of core.operations' kinds."""
+    once failed."""
 
     token: str
-    kind: str
+    kind: OperationKind
     state: WriteState
     create_time: datetime
     apply_time: datetime | None

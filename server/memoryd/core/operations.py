@@ -1,7 +1,8 @@
-"""Journaled writes and their outcomes as JSON documents, and back.
+"""Journaled writes, typed, and their outcomes as JSON documents and back.
 
-The journal stores exactly what the indexer needs to apply a write after a
-restart, and the outcome GetWriteStatus reports once it is applied.
+The write log stores exactly what the indexer needs to apply a write after a
+restart (the operation, through core/codec.py), and the outcome GetWriteStatus
+reports once it is applied.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
-from memoryd.core import filters
+from memoryd.core import codec
 from memoryd.core.documents import from_document, to_document
 from memoryd.core.errors import (
     InvalidArgument,
@@ -25,16 +26,25 @@ from memoryd.core.model import (
     CreateResult,
     Memory,
     MemoryChange,
-    MemoryType,
-    MetadataMode,
     NewMemory,
+    OperationKind,
     Scope,
     Selection,
     WriteOutcome,
 )
 
-CREATE, BATCH_CREATE = "create", "batch_create"
-UPDATE, DELETE, FORGET = "update", "delete", "forget"
+
+@dataclass(frozen=True, slots=True)
+class Create:
+    """Creates memories in order (CreateMemory, or BatchCreateMemories with ``is_batch``)."""
+
+    items: tuple[NewMemory, ...]
+    is_batch: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    change: MemoryChange
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,113 +54,77 @@ class Delete:
     expected_version: int | None
 
 
-Operation = tuple[NewMemory, ...] | MemoryChange | Delete | Selection
+@dataclass(frozen=True, slots=True)
+class Forget:
+    selection: Selection
 
 
-def kind_of(operation: Operation) -> str:
+Operation = Create | Update | Delete | Forget
+
+
+def kind_of(operation: Operation) -> OperationKind:
     match operation:
-        case tuple():
-            return CREATE
-        case MemoryChange():
-            return UPDATE
+        case Create(is_batch=is_batch):
+            return OperationKind.BATCH_CREATE if is_batch else OperationKind.CREATE
+        case Update():
+            return OperationKind.UPDATE
         case Delete():
-            return DELETE
-        case Selection():
-            return FORGET
+            return OperationKind.DELETE
+        case Forget():
+            return OperationKind.FORGET
+        case _:
+            assert_never(operation)
 
 
 def operation_to_json(operation: Operation) -> dict[str, Any]:
+    """The document the write log keeps (the same as earlier versions wrote)."""
     match operation:
-        case tuple():
-            return {"items": [_new_memory_json(item) for item in operation]}
-        case MemoryChange():
-            return {
-                "memory_id": operation.memory_id,
-                "scope": _scope_json(operation.scope),
-                "content": operation.content,
-                "metadata": dict(operation.metadata) if operation.metadata is not None else None,
-                "metadata_mode": operation.metadata_mode.value,
-                "category": operation.category,
-                "memory_type": operation.memory_type.value if operation.memory_type else None,
-                "expected_version": operation.expected_version,
-            }
+        case Create(items):
+            return {"items": codec.to_json(items)}
+        case Update(change):
+            return codec.document(change)
         case Delete():
-            return {
-                "memory_id": operation.memory_id,
-                "scope": _scope_json(operation.scope),
-                "expected_version": operation.expected_version,
-            }
-        case Selection():
-            return {
-                "scope": _scope_json(operation.scope),
-                "memory_types": [t.value for t in operation.memory_types],
-                "categories": list(operation.categories),
-                "where": filters.to_json(operation.where) if operation.where else None,
-            }
+            return codec.document(operation)
+        case Forget(selection):
+            return codec.document(selection)
+        case _:
+            assert_never(operation)
 
 
-def operation_from_json(kind: str, document: Mapping[str, Any]) -> Operation:
-    if kind in (CREATE, BATCH_CREATE):
-        return tuple(_new_memory_from_json(item) for item in document["items"])
-    scope = Scope(**document["scope"])
-    if kind == UPDATE:
-        memory_type = document["memory_type"]
-        return MemoryChange(
-            memory_id=document["memory_id"],
-            scope=scope,
-            content=document["content"],
-            metadata=document["metadata"],
-            metadata_mode=MetadataMode(document["metadata_mode"]),
-            category=document["category"],
-            memory_type=MemoryType(memory_type) if memory_type else None,
-            expected_version=document["expected_version"],
-        )
-    if kind == DELETE:
-        return Delete(document["memory_id"], scope, document["expected_version"])
-    where = document["where"]
-    return Selection(
-        scope=scope,
-        memory_types=tuple(MemoryType(t) for t in document["memory_types"]),
-        categories=tuple(document["categories"]),
-        where=filters.from_json(where) if where else None,
-    )
+def operation_from_json(kind: OperationKind, document: Mapping[str, Any]) -> Operation:
+    match kind:
+        case OperationKind.CREATE | OperationKind.BATCH_CREATE:
+            items = tuple(codec.from_json(NewMemory, item) for item in document["items"])
+            return Create(items, is_batch=kind is OperationKind.BATCH_CREATE)
+        case OperationKind.UPDATE:
+            return Update(codec.from_json(MemoryChange, document))
+        case OperationKind.DELETE:
+            return codec.from_json(Delete, document)
+        case OperationKind.FORGET:
+            return Forget(codec.from_json(Selection, document))
+        case _:
+            assert_never(kind)
 
 
-def _scope_json(scope: Scope) -> dict[str, str]:
-    return {
-        "user_id": scope.user_id,
-        "agent_id": scope.agent_id,
-        "app_id": scope.app_id,
-        "thread_id": scope.thread_id,
-    }
+def scopes_of(operation: Operation) -> list[Scope]:
+    """The scopes a write changes, for read-your-writes."""
+    match operation:
+        case Create(items):
+            return [item.scope for item in items]
+        case Update(change):
+            return [change.scope]
+        case Delete(scope=scope) | Forget(Selection(scope=scope)):
+            return [scope]
+        case _:
+            assert_never(operation)
 
 
-def _new_memory_json(new: NewMemory) -> dict[str, Any]:
-    return {
-        "content": new.content,
-        "scope": _scope_json(new.scope),
-        "memory_type": new.memory_type.value,
-        "category": new.category,
-        "metadata": dict(new.metadata),
-        "memory_key": new.memory_key,
-        "memory_id": new.memory_id,
-        "dedup_threshold": new.dedup_threshold,
-        "generated_id": new.generated_id,
-    }
-
-
-def _new_memory_from_json(document: Mapping[str, Any]) -> NewMemory:
-    return NewMemory(
-        content=document["content"],
-        scope=Scope(**document["scope"]),
-        memory_type=MemoryType(document["memory_type"]),
-        category=document["category"],
-        metadata=document["metadata"],
-        memory_key=document["memory_key"],
-        memory_id=document["memory_id"],
-        dedup_threshold=document["dedup_threshold"],
-        generated_id=document["generated_id"],
-    )
+def fingerprint(kind: OperationKind, document: dict[str, Any]) -> str:
+    """A digest of a request, without the ids the server generates for it."""
+    if kind in (OperationKind.CREATE, OperationKind.BATCH_CREATE):
+        document = {"items": [{**i, "generated_id": ""} for i in document["items"]]}
+    body = json.dumps([kind.value, document], sort_keys=True, default=str)
+    return hashlib.sha256(body.encode()).hexdigest()
 
 
 # --- outcomes -----------------------------------------------------------------
@@ -170,14 +144,18 @@ def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
             return {}
 
 
-def outcome_from_json(kind: str, document: Mapping[str, Any]) -> Outcome:
-    if kind in (CREATE, BATCH_CREATE):
-        return tuple(_create_result_from_json(r) for r in document["created"])
-    if kind == UPDATE:
-        return from_document(document["memory"])
-    if kind == FORGET:
-        return int(document["deleted_count"])
-    return None
+def outcome_from_json(kind: OperationKind, document: Mapping[str, Any]) -> Outcome:
+    match kind:
+        case OperationKind.CREATE | OperationKind.BATCH_CREATE:
+            return tuple(_create_result_from_json(r) for r in document["created"])
+        case OperationKind.UPDATE:
+            return from_document(document["memory"])
+        case OperationKind.FORGET:
+            return int(document["deleted_count"])
+        case OperationKind.DELETE:
+            return None
+        case _:
+            assert_never(kind)
 
 
 def _create_result_json(result: CreateResult) -> dict[str, Any]:
@@ -223,20 +201,3 @@ def error_from_json(document: Mapping[str, Any]) -> MemorydError:
             return InvalidArgument(document["field"], document["reason"])
         case _:
             return WriteFailed(document["reason"])
-
-
-def scopes_of(operation: Operation) -> list[Scope]:
-    """The scopes a write changes, for read-your-writes."""
-    match operation:
-        case tuple():
-            return [item.scope for item in operation]
-        case MemoryChange() | Delete() | Selection():
-            return [operation.scope]
-
-
-def fingerprint(kind: str, document: dict[str, Any]) -> str:
-    """A digest of a request, without the ids the server generates for it."""
-    if kind in (CREATE, BATCH_CREATE):
-        document = {"items": [{**i, "generated_id": ""} for i in document["items"]]}
-    body = json.dumps([kind, document], sort_keys=True, default=str)
-    return hashlib.sha256(body.encode()).hexdigest()

@@ -11,6 +11,7 @@ from typing import Any
 
 from memoryd.core.errors import InvalidArgument
 from memoryd.core.model import Selection
+from memoryd.core.ports import Record, ScrollCursor
 
 #: The create_times (microseconds since the epoch) a token may resume at:
 #: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z, the times datetime and the
@@ -27,6 +28,21 @@ def fingerprint(selection: Selection) -> str:
 def encode_token(selection: Selection, order_value: int, seen_ids: Sequence[str]) -> str:
     body = {"q": fingerprint(selection), "t": order_value, "ids": list(seen_ids)}
     return base64.urlsafe_b64encode(json.dumps(body, separators=(",", ":")).encode()).decode()
+
+
+def next_token(
+    selection: Selection,
+    records: Sequence[Record],
+    order_values: Sequence[int],
+    cursor: ScrollCursor | None,
+) -> str:
+    """The token of the page after ``records`` (a newest-first page, the
+    ``order_values`` lining up with its records) that resumed at ``cursor``."""
+    last = order_values[len(records) - 1]
+    seen = [r.id for r, v in zip(records, order_values, strict=False) if v == last]
+    if cursor is not None and cursor.order_value == last:
+        seen = [*cursor.seen_ids, *seen]
+    return encode_token(selection, last, seen)
 
 
 def decode_token(token: str, selection: Selection) -> tuple[int, tuple[str, ...]]:

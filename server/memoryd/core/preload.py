@@ -10,29 +10,32 @@ reports that in its own event; the stream itself fails only for a bad request.
 from __future__ import annotations
 
 import asyncio
-import enum
 import hashlib
 import json
 import struct
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from memoryd.core import rendering
+from memoryd.core.consistency import ReadBarrier
 from memoryd.core.errors import InvalidArgument, MemorydError, ScopeTimedOut
-from memoryd.core.memories import Memories
-from memoryd.core.model import (
-    MemoryType,
-    RetrievalMode,
-    Scope,
-    ScoredMemory,
-    SearchQuery,
-    Selection,
-)
+from memoryd.core.instruments import Telemetry
+from memoryd.core.model import RetrievalMode, ScoredMemory, SearchQuery, Selection
 from memoryd.core.policy import UNRESTRICTED, Access, Principal, authorize, is_shared
-from memoryd.core.rendering import PreloadFormat
-from memoryd.embed.base import EmbeddingError, TokenCounter, Vector
-from memoryd.telemetry import Telemetry
+from memoryd.core.ports import TokenCounter, Vector
+from memoryd.core.preload_events import (
+    NotModified,
+    PreloadContext,
+    PreloadDone,
+    PreloadEvent,
+    PreloadRequest,
+    PreloadScope,
+    ScopeHits,
+    Turn,
+    TurnRole,
+)
+from memoryd.core.retrieval import Retrieval
 
 #: Seconds kept back from the caller's deadline to render and send the
 #: context and done events after the scopes that are ready.
@@ -44,98 +47,22 @@ _RENDER_VERSION = 1
 TimeRemaining = Callable[[], float | None]
 
 
-class TurnRole(enum.Enum):
-    USER = "user"
-    ASSISTANT = "assistant"
-    SYSTEM = "system"
-    TOOL = "tool"
-
-
-class PreloadScope(enum.Enum):
-    USER = "user"
-    AGENT = "agent"
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """One conversation turn; ``role`` None for a role the caller left unset."""
-
-    role: TurnRole | None
-    content: str
-
-
-@dataclass(frozen=True, slots=True)
-class PreloadRequest:
-    """See PreloadRequest in the contract; ``limit`` is already defaulted."""
-
-    query: str
-    turns: tuple[Turn, ...]
-    user_scope: Scope
-    agent_scope: Scope | None
-    limit: int
-    score_threshold: float | None = None
-    max_tokens: int = 0
-    memory_types: tuple[MemoryType, ...] = ()
-    categories: tuple[str, ...] = ()
-    format: PreloadFormat = PreloadFormat.TENXGRAPH_AGENT
-    mode: RetrievalMode | None = None
-    diversity: float | None = None
-    if_none_match: str = ""
-    consistency_token: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ScopeHits:
-    """One scope's results, or the error that kept it from having any."""
-
-    scope: PreloadScope
-    hits: tuple[ScoredMemory, ...]
-    error: Exception | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class PreloadContext:
-    text: str
-    memory_ids: tuple[str, ...]
-    dropped_count: int
-    token_count: int
-
-
-@dataclass(frozen=True, slots=True)
-class PreloadDone:
-    user_hit_count: int
-    agent_hit_count: int
-    included_count: int
-    token_count: int
-    is_partial: bool
-    etag: str
-    mode: RetrievalMode
-    embed_seconds: float
-    search_seconds: float
-    render_seconds: float
-
-
-@dataclass(frozen=True, slots=True)
-class NotModified:
-    etag: str
-
-
-PreloadEvent = ScopeHits | PreloadContext | PreloadDone | NotModified
-
-
 class Preloader:
-    """Runs Preload over Memories' searches, with its read-your-writes wait."""
+    """Runs Preload on SearchMemories' path: Retrieval's searches, each held
+    back by the read barrier until its scope is current."""
 
     def __init__(
         self,
-        memories: Memories,
+        retrieval: Retrieval,
+        barrier: ReadBarrier,
         tokens: TokenCounter,
         *,
         margin_seconds: float = ANSWER_MARGIN_SECONDS,
         clock: Callable[[], float] = time.perf_counter,
         telemetry: Telemetry | None = None,
     ) -> None:
-        self._memories = memories
+        self._retrieval = retrieval
+        self._barrier = barrier
         self._tokens = tokens
         self._telemetry = telemetry or Telemetry()
         self._margin = margin_seconds
@@ -173,8 +100,7 @@ class Preloader:
         self, request: PreloadRequest, time_remaining: TimeRemaining
     ) -> AsyncIterator[PreloadEvent]:
         queries = self._queries(request)
-        retrieval = self._memories.retrieval
-        mode = retrieval.mode(request.mode)
+        mode = self._retrieval.mode(request.mode)
         etag = self._etag(request, queries, mode)
         if request.if_none_match and request.if_none_match == etag:
             yield NotModified(etag)
@@ -272,7 +198,7 @@ class Preloader:
             raise InvalidArgument("user_scope.user_id", "must be set")
         # A bad token is a bad request, refused before the first event rather
         # than reported as every scope's error.
-        self._memories.consistency_seq(request.consistency_token)
+        self._barrier.consistency_seq(request.consistency_token)
         scopes = [(PreloadScope.USER, request.user_scope)]
         agent = request.agent_scope
         if agent is not None:
@@ -292,7 +218,7 @@ class Preloader:
                 diversity=request.diversity,
             )
             try:
-                self._memories.retrieval.check(query)
+                self._retrieval.check(query)
             except InvalidArgument as exc:
                 field = exc.field
                 if field == "scope" or field.startswith("scope."):
@@ -311,8 +237,8 @@ class Preloader:
         the versions move with every write acknowledged in them."""
         key = [
             _RENDER_VERSION,
-            self._memories.journal_id,
-            [self._memories.scope_version(q.selection.scope) for _, q in queries],
+            self._barrier.journal_id,
+            [self._barrier.scope_version(q.selection.scope) for _, q in queries],
             [repr(q) for _, q in queries],
             mode.value,
             request.format.value,
@@ -328,7 +254,7 @@ class Preloader:
 
     async def _embed(self, text: str, time_remaining: TimeRemaining) -> Vector | Exception:
         """The query vector, or the error every scope reports instead."""
-        task = asyncio.ensure_future(self._memories.retrieval.embed(text))
+        task = asyncio.ensure_future(self._retrieval.embed(text))
         done, _ = await asyncio.wait({task}, timeout=self._budget(time_remaining))
         if not done:
             # Not cancelled: concurrent callers may share this model call.
@@ -336,14 +262,14 @@ class Preloader:
             return ScopeTimedOut("every")
         try:
             return task.result()
-        except (EmbeddingError, MemorydError) as exc:
+        except MemorydError as exc:
             return exc
 
     async def _search(
         self, query: SearchQuery, vector: Vector, request: PreloadRequest, wait: float | None
     ) -> list[ScoredMemory]:
-        await self._memories.wait_for_scope(query.selection.scope, request.consistency_token, wait)
-        hits = await self._memories.retrieval.search(query, vector)
+        await self._barrier.wait_for_scope(query.selection.scope, request.consistency_token, wait)
+        hits = await self._retrieval.search(query, vector)
         # The scores the client receives are 32-bit floats: render those same
         # numbers, so a client formatting the hits itself gets the same text.
         return [ScoredMemory(h.memory, _float32(h.score)) for h in hits]

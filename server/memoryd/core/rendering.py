@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memoryd.core.model import ScoredMemory
-from memoryd.embed.base import TokenCounter
+from memoryd.core.ports import TokenCounter
 
 HEADER = "[Long-term Memory Context]\n"
 INTEGRATION_TEMPLATE = (

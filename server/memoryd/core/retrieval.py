@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from memoryd.core import rendering, scoping, validation
-from memoryd.core.applier import selection_filter
 from memoryd.core.documents import from_document
 from memoryd.core.errors import InvalidArgument
 from memoryd.core.model import RetrievalMode, ScoredMemory, SearchQuery
+from memoryd.core.ports import Embedder, Search, TokenCounter, Vector, VectorIndex
 from memoryd.core.validation import Limits
-from memoryd.embed.base import Embedder, TokenCounter, Vector
-from memoryd.store.base import Search, VectorIndex
 
 
 class Retrieval:
@@ -63,7 +61,7 @@ class Retrieval:
         scores in [0, 1] (see SearchResult.score in the contract)."""
         search = Search(
             vector=vector,
-            where=selection_filter(query.selection, scoping.read_filter(query.selection.scope)),
+            where=scoping.read_selection_filter(query.selection),
             limit=query.limit,
             min_similarity=query.score_threshold or None,
             text=query.text,

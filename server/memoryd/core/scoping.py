@@ -21,8 +21,8 @@ from __future__ import annotations
 import uuid
 
 from memoryd.core.errors import InvalidArgument
-from memoryd.core.filters import Filter, all_of, equals
-from memoryd.core.model import Scope
+from memoryd.core.filters import Filter, all_of, equals, one_of
+from memoryd.core.model import Scope, Selection
 
 #: Fixed namespace for point ids; changing it orphans every stored memory.
 _POINT_NAMESPACE = uuid.UUID("5b0c3f0e-6c7d-4f0b-9a57-3c1d2f1e8a11")
@@ -93,3 +93,25 @@ def forget_filter(scope: Scope) -> Filter:
 def same_owner(scope: Scope, stored: Scope) -> bool:
     """Whether a stored memory belongs to the owner the request names."""
     return owner_key(scope) == owner_key(stored)
+
+
+def read_selection_filter(selection: Selection) -> Filter:
+    """The memories a read of ``selection`` sees."""
+    return selection_filter(selection, read_filter(selection.scope))
+
+
+def selection_filter(selection: Selection, scope_filter: Filter) -> Filter:
+    """The scope filter narrowed by a selection's types, categories and filter."""
+    return all_of(
+        scope_filter,
+        one_of("memory_type", tuple(t.value for t in selection.memory_types))
+        if selection.memory_types
+        else None,
+        one_of("category", selection.categories) if selection.categories else None,
+        selection.where,
+    )
+
+
+def forget_selection_filter(selection: Selection) -> Filter:
+    """The memories a forget of ``selection`` deletes."""
+    return selection_filter(selection, forget_filter(selection.scope))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from memoryd.core import operations
 from memoryd.core.errors import InvalidArgument, UnknownWrite
-from memoryd.core.journal import Entry, wall_time
 from memoryd.core.model import WriteState, WriteStatus
+from memoryd.core.write_log import Entry, wall_time
 
 #: The largest journal seq: SQLite's INTEGER is a signed 64-bit number.
 MAX_SEQ = 2**63 - 1
@@ -16,10 +16,10 @@ class WriteTokens:
     refused by any other journal (another data directory, another server)."""
 
     def __init__(self, journal_id: str) -> None:
-        self._journal_id = journal_id
+        self.journal_id = journal_id
 
     def token(self, seq: int) -> str:
-        return f"{self._journal_id}-{seq}"
+        return f"{self.journal_id}-{seq}"
 
     def seq_of(self, token: str, field: str, *, unknown_is_error: bool = False) -> int:
         """The entry a token names. Raises UnknownWrite (``unknown_is_error``)
@@ -30,7 +30,7 @@ class WriteTokens:
         # number it cannot take.
         is_seq = number.isascii() and number.isdigit() and len(number) <= len(str(MAX_SEQ))
         is_seq = is_seq and int(number) <= MAX_SEQ
-        if journal_id != self._journal_id or not is_seq:
+        if journal_id != self.journal_id or not is_seq:
             if unknown_is_error:
                 raise UnknownWrite(token)
             raise InvalidArgument(field, "is not a write_token this server issued")
@@ -39,7 +39,7 @@ class WriteTokens:
 
 def status_of(entry: Entry, token: str) -> WriteStatus:
     """The reportable status of a journal entry: outcome once applied, error once failed."""
-    state = WriteState(entry.state)
+    state = entry.state
     outcome = error = None
     if state is WriteState.APPLIED and entry.outcome is not None:
         outcome = operations.outcome_from_json(entry.kind, entry.outcome)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from memoryd.embed.base import Embedder, Vector
+from memoryd.core.ports import Embedder, Vector
 
 _Waiter = tuple[list[str], "asyncio.Future[list[Vector]]"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from memoryd.embed.base import Embedder, Vector
+from memoryd.core.ports import Embedder, Vector
 
 
 class CachedEmbedder:

@@ -11,7 +11,8 @@ import httpx2
 from google import genai
 from google.genai import errors, types
 
-from memoryd.embed.base import EmbeddingError, Vector
+from memoryd.core.errors import EmbeddingError
+from memoryd.core.ports import Vector
 
 logger = logging.getLogger(__name__)
 

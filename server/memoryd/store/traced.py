@@ -9,8 +9,8 @@ from typing import Any
 from opentelemetry import trace
 
 from memoryd.core.filters import AllOf, Condition, Filter
-from memoryd.store.base import Hit, Point, Record, ScrollCursor, ScrollPage, Search, VectorIndex
-from memoryd.telemetry import Telemetry
+from memoryd.core.instruments import Telemetry
+from memoryd.core.ports import Hit, Point, Record, ScrollCursor, ScrollPage, Search, VectorIndex
 
 
 class TracedIndex:

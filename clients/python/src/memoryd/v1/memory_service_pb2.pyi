@@ -15,6 +15,26 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ERROR_REASON_UNSPECIFIED: _ClassVar[ErrorReason]
+    ERROR_REASON_INVALID_ARGUMENT: _ClassVar[ErrorReason]
+    ERROR_REASON_MESSAGE_TOO_LARGE: _ClassVar[ErrorReason]
+    ERROR_REASON_MEMORY_NOT_FOUND: _ClassVar[ErrorReason]
+    ERROR_REASON_UNKNOWN_WRITE_TOKEN: _ClassVar[ErrorReason]
+    ERROR_REASON_VERSION_MISMATCH: _ClassVar[ErrorReason]
+    ERROR_REASON_INCOMPATIBLE_INDEX: _ClassVar[ErrorReason]
+    ERROR_REASON_EMBEDDING_UNAVAILABLE: _ClassVar[ErrorReason]
+    ERROR_REASON_WRITE_BACKLOG_FULL: _ClassVar[ErrorReason]
+    ERROR_REASON_SHUTTING_DOWN: _ClassVar[ErrorReason]
+    ERROR_REASON_WRITE_NOT_YET_APPLIED: _ClassVar[ErrorReason]
+    ERROR_REASON_WRITE_FAILED: _ClassVar[ErrorReason]
+    ERROR_REASON_PRELOAD_SCOPE_TIMED_OUT: _ClassVar[ErrorReason]
+    ERROR_REASON_UNAUTHENTICATED: _ClassVar[ErrorReason]
+    ERROR_REASON_SCOPE_NOT_PERMITTED: _ClassVar[ErrorReason]
+    ERROR_REASON_RATE_LIMITED: _ClassVar[ErrorReason]
+    ERROR_REASON_INTERNAL: _ClassVar[ErrorReason]
+
 class WriteOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     WRITE_OUTCOME_UNSPECIFIED: _ClassVar[WriteOutcome]
@@ -68,6 +88,23 @@ class MetadataUpdateMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     METADATA_UPDATE_MODE_UNSPECIFIED: _ClassVar[MetadataUpdateMode]
     METADATA_UPDATE_MODE_MERGE: _ClassVar[MetadataUpdateMode]
     METADATA_UPDATE_MODE_REPLACE: _ClassVar[MetadataUpdateMode]
+ERROR_REASON_UNSPECIFIED: ErrorReason
+ERROR_REASON_INVALID_ARGUMENT: ErrorReason
+ERROR_REASON_MESSAGE_TOO_LARGE: ErrorReason
+ERROR_REASON_MEMORY_NOT_FOUND: ErrorReason
+ERROR_REASON_UNKNOWN_WRITE_TOKEN: ErrorReason
+ERROR_REASON_VERSION_MISMATCH: ErrorReason
+ERROR_REASON_INCOMPATIBLE_INDEX: ErrorReason
+ERROR_REASON_EMBEDDING_UNAVAILABLE: ErrorReason
+ERROR_REASON_WRITE_BACKLOG_FULL: ErrorReason
+ERROR_REASON_SHUTTING_DOWN: ErrorReason
+ERROR_REASON_WRITE_NOT_YET_APPLIED: ErrorReason
+ERROR_REASON_WRITE_FAILED: ErrorReason
+ERROR_REASON_PRELOAD_SCOPE_TIMED_OUT: ErrorReason
+ERROR_REASON_UNAUTHENTICATED: ErrorReason
+ERROR_REASON_SCOPE_NOT_PERMITTED: ErrorReason
+ERROR_REASON_RATE_LIMITED: ErrorReason
+ERROR_REASON_INTERNAL: ErrorReason
 WRITE_OUTCOME_UNSPECIFIED: WriteOutcome
 WRITE_OUTCOME_CREATED: WriteOutcome
 WRITE_OUTCOME_UPDATED_EXISTING: WriteOutcome

@@ -30,7 +30,9 @@ class MemoryServiceStub:
     them again by meaning.
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
-    (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
+    (domain "memoryd", reason one of ErrorReason) and, for bad fields, a
+    google.rpc.BadRequest naming them. Each RPC lists its errors as
+    STATUS_CODE (REASON).
     A request larger than the server's message limit (server setting
     max_message_bytes, 8 MiB by default) is INVALID_ARGUMENT with reason
     MESSAGE_TOO_LARGE. gRPC itself refuses, with RESOURCE_EXHAUSTED, one over
@@ -116,7 +118,9 @@ class MemoryServiceServicer:
     them again by meaning.
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
-    (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
+    (domain "memoryd", reason one of ErrorReason) and, for bad fields, a
+    google.rpc.BadRequest naming them. Each RPC lists its errors as
+    STATUS_CODE (REASON).
     A request larger than the server's message limit (server setting
     max_message_bytes, 8 MiB by default) is INVALID_ARGUMENT with reason
     MESSAGE_TOO_LARGE. gRPC itself refuses, with RESOURCE_EXHAUSTED, one over
@@ -146,6 +150,13 @@ class MemoryServiceServicer:
         same scope and type is not stored (SKIPPED_DUPLICATE). Returns
         INVALID_ARGUMENT for empty or oversized content, a bad id or an empty
         scope.
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+        caller may not write, RESOURCE_EXHAUSTED (WRITE_BACKLOG_FULL,
+        RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN; in WRITE_MODE_SYNC also
+        EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED when a
+        WRITE_MODE_SYNC write is not applied within the deadline, INTERNAL.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -155,6 +166,9 @@ class MemoryServiceServicer:
         """Stores up to 100 memories (server setting max_batch_size), each with the
         semantics of CreateMemory, in order. If any request is invalid nothing
         is stored and INVALID_ARGUMENT names it.
+
+        Errors: as CreateMemory; a bad field is named by its index
+        (requests[2].memory.content).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -163,6 +177,13 @@ class MemoryServiceServicer:
     def GetMemory(self, request, context):
         """Returns one memory. Returns NOT_FOUND if it does not exist in the given
         scope, including when it exists in another one.
+
+        Errors: NOT_FOUND (MEMORY_NOT_FOUND), INVALID_ARGUMENT (INVALID_ARGUMENT,
+        MESSAGE_TOO_LARGE), UNAUTHENTICATED, PERMISSION_DENIED
+        (SCOPE_NOT_PERMITTED) for a scope the caller may not read,
+        RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+        (WRITE_NOT_YET_APPLIED) when a write it waits for is not applied before
+        the deadline, INTERNAL.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -172,6 +193,11 @@ class MemoryServiceServicer:
         """Lists the memories of a scope, newest first (by create_time, then id),
         without any vector search. Returns INVALID_ARGUMENT for a negative
         page_size, a malformed filter or a page_token from another query.
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+        RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+        (WRITE_NOT_YET_APPLIED), INTERNAL.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -181,6 +207,10 @@ class MemoryServiceServicer:
         """Changes the fields named in update_mask. Changed content is embedded
         again. Returns NOT_FOUND for a missing memory, ABORTED if
         expected_version is stale and INVALID_ARGUMENT for an unknown mask path.
+
+        Errors: NOT_FOUND (MEMORY_NOT_FOUND) and ABORTED (VERSION_MISMATCH) in
+        WRITE_MODE_SYNC (in WRITE_MODE_ASYNC they are the write's error in
+        GetWriteStatus), and the errors of CreateMemory.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -189,6 +219,8 @@ class MemoryServiceServicer:
     def DeleteMemory(self, request, context):
         """Deletes one memory. Returns NOT_FOUND if it does not exist in the given
         scope and ABORTED if expected_version is stale.
+
+        Errors: as UpdateMemory.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -199,6 +231,11 @@ class MemoryServiceServicer:
         Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100, a
         diversity outside 0-1, HYBRID on an index without a lexical vector, or a
         malformed filter.
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+        RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE (EMBEDDING_UNAVAILABLE),
+        DEADLINE_EXCEEDED (WRITE_NOT_YET_APPLIED), INTERNAL.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -224,6 +261,13 @@ class MemoryServiceServicer:
         nor a user turn, user_scope has no user_id, agent_scope has a user_id or
         neither agent_id nor app_id, or a limit, threshold, budget or filter is
         out of range.
+
+        Errors, as the status of the stream before any event: INVALID_ARGUMENT
+        (INVALID_ARGUMENT, MESSAGE_TOO_LARGE), UNAUTHENTICATED, PERMISSION_DENIED
+        (SCOPE_NOT_PERMITTED) for a scope the caller may not read,
+        RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL. Inside a ScopeHits event:
+        DEADLINE_EXCEEDED (PRELOAD_SCOPE_TIMED_OUT, WRITE_NOT_YET_APPLIED),
+        UNAVAILABLE (EMBEDDING_UNAVAILABLE), INTERNAL.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -236,6 +280,11 @@ class MemoryServiceServicer:
         applied or failed) longer ago than the request id retention (server
         setting request_id_retention_seconds, 24 hours by default). A pending
         write is never forgotten.
+
+        Errors: NOT_FOUND (UNKNOWN_WRITE_TOKEN), also for a write in a scope the
+        caller may not read; INVALID_ARGUMENT (INVALID_ARGUMENT,
+        MESSAGE_TOO_LARGE) for an empty token, UNAUTHENTICATED,
+        RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -246,6 +295,13 @@ class MemoryServiceServicer:
         categories and filter. With dry_run set, nothing is deleted and the
         response still reports the count. Returns INVALID_ARGUMENT if user_id,
         agent_id and app_id are all empty or the filter is malformed.
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+        caller may not forget, RESOURCE_EXHAUSTED (WRITE_BACKLOG_FULL,
+        RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN), DEADLINE_EXCEEDED
+        (WRITE_NOT_YET_APPLIED) for a dry run that waits for a write, or a
+        WRITE_MODE_SYNC forget not applied within the deadline, INTERNAL.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -317,7 +373,9 @@ class MemoryService:
     them again by meaning.
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
-    (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
+    (domain "memoryd", reason one of ErrorReason) and, for bad fields, a
+    google.rpc.BadRequest naming them. Each RPC lists its errors as
+    STATUS_CODE (REASON).
     A request larger than the server's message limit (server setting
     max_message_bytes, 8 MiB by default) is INVALID_ARGUMENT with reason
     MESSAGE_TOO_LARGE. gRPC itself refuses, with RESOURCE_EXHAUSTED, one over

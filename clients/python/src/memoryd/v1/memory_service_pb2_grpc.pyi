@@ -31,7 +31,9 @@ class MemoryServiceStub:
     them again by meaning.
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
-    (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
+    (domain "memoryd", reason one of ErrorReason) and, for bad fields, a
+    google.rpc.BadRequest naming them. Each RPC lists its errors as
+    STATUS_CODE (REASON).
     A request larger than the server's message limit (server setting
     max_message_bytes, 8 MiB by default) is INVALID_ARGUMENT with reason
     MESSAGE_TOO_LARGE. gRPC itself refuses, with RESOURCE_EXHAUSTED, one over
@@ -65,35 +67,68 @@ class MemoryServiceStub:
     same scope and type is not stored (SKIPPED_DUPLICATE). Returns
     INVALID_ARGUMENT for empty or oversized content, a bad id or an empty
     scope.
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+    caller may not write, RESOURCE_EXHAUSTED (WRITE_BACKLOG_FULL,
+    RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN; in WRITE_MODE_SYNC also
+    EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED when a
+    WRITE_MODE_SYNC write is not applied within the deadline, INTERNAL.
     """
     BatchCreateMemories: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.BatchCreateMemoriesRequest, _memory_service_pb2.BatchCreateMemoriesResponse]
     """Stores up to 100 memories (server setting max_batch_size), each with the
     semantics of CreateMemory, in order. If any request is invalid nothing
     is stored and INVALID_ARGUMENT names it.
+
+    Errors: as CreateMemory; a bad field is named by its index
+    (requests[2].memory.content).
     """
     GetMemory: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.GetMemoryRequest, _memory_service_pb2.GetMemoryResponse]
     """Returns one memory. Returns NOT_FOUND if it does not exist in the given
     scope, including when it exists in another one.
+
+    Errors: NOT_FOUND (MEMORY_NOT_FOUND), INVALID_ARGUMENT (INVALID_ARGUMENT,
+    MESSAGE_TOO_LARGE), UNAUTHENTICATED, PERMISSION_DENIED
+    (SCOPE_NOT_PERMITTED) for a scope the caller may not read,
+    RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+    (WRITE_NOT_YET_APPLIED) when a write it waits for is not applied before
+    the deadline, INTERNAL.
     """
     ListMemories: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.ListMemoriesRequest, _memory_service_pb2.ListMemoriesResponse]
     """Lists the memories of a scope, newest first (by create_time, then id),
     without any vector search. Returns INVALID_ARGUMENT for a negative
     page_size, a malformed filter or a page_token from another query.
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+    RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+    (WRITE_NOT_YET_APPLIED), INTERNAL.
     """
     UpdateMemory: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.UpdateMemoryRequest, _memory_service_pb2.UpdateMemoryResponse]
     """Changes the fields named in update_mask. Changed content is embedded
     again. Returns NOT_FOUND for a missing memory, ABORTED if
     expected_version is stale and INVALID_ARGUMENT for an unknown mask path.
+
+    Errors: NOT_FOUND (MEMORY_NOT_FOUND) and ABORTED (VERSION_MISMATCH) in
+    WRITE_MODE_SYNC (in WRITE_MODE_ASYNC they are the write's error in
+    GetWriteStatus), and the errors of CreateMemory.
     """
     DeleteMemory: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.DeleteMemoryRequest, _memory_service_pb2.DeleteMemoryResponse]
     """Deletes one memory. Returns NOT_FOUND if it does not exist in the given
     scope and ABORTED if expected_version is stale.
+
+    Errors: as UpdateMemory.
     """
     SearchMemories: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.SearchMemoriesRequest, _memory_service_pb2.SearchMemoriesResponse]
     """Finds the memories of a scope closest in meaning to a query, best first.
     Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100, a
     diversity outside 0-1, HYBRID on an index without a lexical vector, or a
     malformed filter.
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+    RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE (EMBEDDING_UNAVAILABLE),
+    DEADLINE_EXCEEDED (WRITE_NOT_YET_APPLIED), INTERNAL.
     """
     Preload: _grpc.UnaryStreamMultiCallable[_memory_service_pb2.PreloadRequest, _memory_service_pb2.PreloadResponse]
     """Retrieves the memories relevant to a conversation and renders them as a
@@ -115,6 +150,13 @@ class MemoryServiceStub:
     nor a user turn, user_scope has no user_id, agent_scope has a user_id or
     neither agent_id nor app_id, or a limit, threshold, budget or filter is
     out of range.
+
+    Errors, as the status of the stream before any event: INVALID_ARGUMENT
+    (INVALID_ARGUMENT, MESSAGE_TOO_LARGE), UNAUTHENTICATED, PERMISSION_DENIED
+    (SCOPE_NOT_PERMITTED) for a scope the caller may not read,
+    RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL. Inside a ScopeHits event:
+    DEADLINE_EXCEEDED (PRELOAD_SCOPE_TIMED_OUT, WRITE_NOT_YET_APPLIED),
+    UNAVAILABLE (EMBEDDING_UNAVAILABLE), INTERNAL.
     """
     GetWriteStatus: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.GetWriteStatusRequest, _memory_service_pb2.GetWriteStatusResponse]
     """Returns the state of a write by its write_token and, once applied, the
@@ -123,12 +165,24 @@ class MemoryServiceStub:
     applied or failed) longer ago than the request id retention (server
     setting request_id_retention_seconds, 24 hours by default). A pending
     write is never forgotten.
+
+    Errors: NOT_FOUND (UNKNOWN_WRITE_TOKEN), also for a write in a scope the
+    caller may not read; INVALID_ARGUMENT (INVALID_ARGUMENT,
+    MESSAGE_TOO_LARGE) for an empty token, UNAUTHENTICATED,
+    RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
     """
     ForgetMemories: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.ForgetMemoriesRequest, _memory_service_pb2.ForgetMemoriesResponse]
     """Deletes the memories of a scope that match the optional types,
     categories and filter. With dry_run set, nothing is deleted and the
     response still reports the count. Returns INVALID_ARGUMENT if user_id,
     agent_id and app_id are all empty or the filter is malformed.
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+    caller may not forget, RESOURCE_EXHAUSTED (WRITE_BACKLOG_FULL,
+    RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN), DEADLINE_EXCEEDED
+    (WRITE_NOT_YET_APPLIED) for a dry run that waits for a write, or a
+    WRITE_MODE_SYNC forget not applied within the deadline, INTERNAL.
     """
 
 @_typing.type_check_only
@@ -137,7 +191,9 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     them again by meaning.
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
-    (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
+    (domain "memoryd", reason one of ErrorReason) and, for bad fields, a
+    google.rpc.BadRequest naming them. Each RPC lists its errors as
+    STATUS_CODE (REASON).
     A request larger than the server's message limit (server setting
     max_message_bytes, 8 MiB by default) is INVALID_ARGUMENT with reason
     MESSAGE_TOO_LARGE. gRPC itself refuses, with RESOURCE_EXHAUSTED, one over
@@ -168,35 +224,68 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     same scope and type is not stored (SKIPPED_DUPLICATE). Returns
     INVALID_ARGUMENT for empty or oversized content, a bad id or an empty
     scope.
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+    caller may not write, RESOURCE_EXHAUSTED (WRITE_BACKLOG_FULL,
+    RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN; in WRITE_MODE_SYNC also
+    EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED when a
+    WRITE_MODE_SYNC write is not applied within the deadline, INTERNAL.
     """
     BatchCreateMemories: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.BatchCreateMemoriesRequest, _memory_service_pb2.BatchCreateMemoriesResponse]  # type: ignore[assignment]
     """Stores up to 100 memories (server setting max_batch_size), each with the
     semantics of CreateMemory, in order. If any request is invalid nothing
     is stored and INVALID_ARGUMENT names it.
+
+    Errors: as CreateMemory; a bad field is named by its index
+    (requests[2].memory.content).
     """
     GetMemory: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.GetMemoryRequest, _memory_service_pb2.GetMemoryResponse]  # type: ignore[assignment]
     """Returns one memory. Returns NOT_FOUND if it does not exist in the given
     scope, including when it exists in another one.
+
+    Errors: NOT_FOUND (MEMORY_NOT_FOUND), INVALID_ARGUMENT (INVALID_ARGUMENT,
+    MESSAGE_TOO_LARGE), UNAUTHENTICATED, PERMISSION_DENIED
+    (SCOPE_NOT_PERMITTED) for a scope the caller may not read,
+    RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+    (WRITE_NOT_YET_APPLIED) when a write it waits for is not applied before
+    the deadline, INTERNAL.
     """
     ListMemories: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.ListMemoriesRequest, _memory_service_pb2.ListMemoriesResponse]  # type: ignore[assignment]
     """Lists the memories of a scope, newest first (by create_time, then id),
     without any vector search. Returns INVALID_ARGUMENT for a negative
     page_size, a malformed filter or a page_token from another query.
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+    RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+    (WRITE_NOT_YET_APPLIED), INTERNAL.
     """
     UpdateMemory: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.UpdateMemoryRequest, _memory_service_pb2.UpdateMemoryResponse]  # type: ignore[assignment]
     """Changes the fields named in update_mask. Changed content is embedded
     again. Returns NOT_FOUND for a missing memory, ABORTED if
     expected_version is stale and INVALID_ARGUMENT for an unknown mask path.
+
+    Errors: NOT_FOUND (MEMORY_NOT_FOUND) and ABORTED (VERSION_MISMATCH) in
+    WRITE_MODE_SYNC (in WRITE_MODE_ASYNC they are the write's error in
+    GetWriteStatus), and the errors of CreateMemory.
     """
     DeleteMemory: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.DeleteMemoryRequest, _memory_service_pb2.DeleteMemoryResponse]  # type: ignore[assignment]
     """Deletes one memory. Returns NOT_FOUND if it does not exist in the given
     scope and ABORTED if expected_version is stale.
+
+    Errors: as UpdateMemory.
     """
     SearchMemories: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.SearchMemoriesRequest, _memory_service_pb2.SearchMemoriesResponse]  # type: ignore[assignment]
     """Finds the memories of a scope closest in meaning to a query, best first.
     Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100, a
     diversity outside 0-1, HYBRID on an index without a lexical vector, or a
     malformed filter.
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+    RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE (EMBEDDING_UNAVAILABLE),
+    DEADLINE_EXCEEDED (WRITE_NOT_YET_APPLIED), INTERNAL.
     """
     Preload: _aio.UnaryStreamMultiCallable[_memory_service_pb2.PreloadRequest, _memory_service_pb2.PreloadResponse]  # type: ignore[assignment]
     """Retrieves the memories relevant to a conversation and renders them as a
@@ -218,6 +307,13 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     nor a user turn, user_scope has no user_id, agent_scope has a user_id or
     neither agent_id nor app_id, or a limit, threshold, budget or filter is
     out of range.
+
+    Errors, as the status of the stream before any event: INVALID_ARGUMENT
+    (INVALID_ARGUMENT, MESSAGE_TOO_LARGE), UNAUTHENTICATED, PERMISSION_DENIED
+    (SCOPE_NOT_PERMITTED) for a scope the caller may not read,
+    RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL. Inside a ScopeHits event:
+    DEADLINE_EXCEEDED (PRELOAD_SCOPE_TIMED_OUT, WRITE_NOT_YET_APPLIED),
+    UNAVAILABLE (EMBEDDING_UNAVAILABLE), INTERNAL.
     """
     GetWriteStatus: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.GetWriteStatusRequest, _memory_service_pb2.GetWriteStatusResponse]  # type: ignore[assignment]
     """Returns the state of a write by its write_token and, once applied, the
@@ -226,12 +322,24 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     applied or failed) longer ago than the request id retention (server
     setting request_id_retention_seconds, 24 hours by default). A pending
     write is never forgotten.
+
+    Errors: NOT_FOUND (UNKNOWN_WRITE_TOKEN), also for a write in a scope the
+    caller may not read; INVALID_ARGUMENT (INVALID_ARGUMENT,
+    MESSAGE_TOO_LARGE) for an empty token, UNAUTHENTICATED,
+    RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
     """
     ForgetMemories: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.ForgetMemoriesRequest, _memory_service_pb2.ForgetMemoriesResponse]  # type: ignore[assignment]
     """Deletes the memories of a scope that match the optional types,
     categories and filter. With dry_run set, nothing is deleted and the
     response still reports the count. Returns INVALID_ARGUMENT if user_id,
     agent_id and app_id are all empty or the filter is malformed.
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+    caller may not forget, RESOURCE_EXHAUSTED (WRITE_BACKLOG_FULL,
+    RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN), DEADLINE_EXCEEDED
+    (WRITE_NOT_YET_APPLIED) for a dry run that waits for a write, or a
+    WRITE_MODE_SYNC forget not applied within the deadline, INTERNAL.
     """
 
 class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -239,7 +347,9 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
     them again by meaning.
 
     Every error carries a google.rpc.Status with one google.rpc.ErrorInfo
-    (domain "memoryd") and, for bad fields, a google.rpc.BadRequest naming them.
+    (domain "memoryd", reason one of ErrorReason) and, for bad fields, a
+    google.rpc.BadRequest naming them. Each RPC lists its errors as
+    STATUS_CODE (REASON).
     A request larger than the server's message limit (server setting
     max_message_bytes, 8 MiB by default) is INVALID_ARGUMENT with reason
     MESSAGE_TOO_LARGE. gRPC itself refuses, with RESOURCE_EXHAUSTED, one over
@@ -274,6 +384,13 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         same scope and type is not stored (SKIPPED_DUPLICATE). Returns
         INVALID_ARGUMENT for empty or oversized content, a bad id or an empty
         scope.
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+        caller may not write, RESOURCE_EXHAUSTED (WRITE_BACKLOG_FULL,
+        RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN; in WRITE_MODE_SYNC also
+        EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED when a
+        WRITE_MODE_SYNC write is not applied within the deadline, INTERNAL.
         """
 
     @_abc_1.abstractmethod
@@ -285,6 +402,9 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         """Stores up to 100 memories (server setting max_batch_size), each with the
         semantics of CreateMemory, in order. If any request is invalid nothing
         is stored and INVALID_ARGUMENT names it.
+
+        Errors: as CreateMemory; a bad field is named by its index
+        (requests[2].memory.content).
         """
 
     @_abc_1.abstractmethod
@@ -295,6 +415,13 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_memory_service_pb2.GetMemoryResponse, _abc.Awaitable[_memory_service_pb2.GetMemoryResponse]]:
         """Returns one memory. Returns NOT_FOUND if it does not exist in the given
         scope, including when it exists in another one.
+
+        Errors: NOT_FOUND (MEMORY_NOT_FOUND), INVALID_ARGUMENT (INVALID_ARGUMENT,
+        MESSAGE_TOO_LARGE), UNAUTHENTICATED, PERMISSION_DENIED
+        (SCOPE_NOT_PERMITTED) for a scope the caller may not read,
+        RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+        (WRITE_NOT_YET_APPLIED) when a write it waits for is not applied before
+        the deadline, INTERNAL.
         """
 
     @_abc_1.abstractmethod
@@ -306,6 +433,11 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         """Lists the memories of a scope, newest first (by create_time, then id),
         without any vector search. Returns INVALID_ARGUMENT for a negative
         page_size, a malformed filter or a page_token from another query.
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+        RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+        (WRITE_NOT_YET_APPLIED), INTERNAL.
         """
 
     @_abc_1.abstractmethod
@@ -317,6 +449,10 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         """Changes the fields named in update_mask. Changed content is embedded
         again. Returns NOT_FOUND for a missing memory, ABORTED if
         expected_version is stale and INVALID_ARGUMENT for an unknown mask path.
+
+        Errors: NOT_FOUND (MEMORY_NOT_FOUND) and ABORTED (VERSION_MISMATCH) in
+        WRITE_MODE_SYNC (in WRITE_MODE_ASYNC they are the write's error in
+        GetWriteStatus), and the errors of CreateMemory.
         """
 
     @_abc_1.abstractmethod
@@ -327,6 +463,8 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_memory_service_pb2.DeleteMemoryResponse, _abc.Awaitable[_memory_service_pb2.DeleteMemoryResponse]]:
         """Deletes one memory. Returns NOT_FOUND if it does not exist in the given
         scope and ABORTED if expected_version is stale.
+
+        Errors: as UpdateMemory.
         """
 
     @_abc_1.abstractmethod
@@ -339,6 +477,11 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         Returns INVALID_ARGUMENT for an empty query, a limit outside 1-100, a
         diversity outside 0-1, HYBRID on an index without a lexical vector, or a
         malformed filter.
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+        RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE (EMBEDDING_UNAVAILABLE),
+        DEADLINE_EXCEEDED (WRITE_NOT_YET_APPLIED), INTERNAL.
         """
 
     @_abc_1.abstractmethod
@@ -366,6 +509,13 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         nor a user turn, user_scope has no user_id, agent_scope has a user_id or
         neither agent_id nor app_id, or a limit, threshold, budget or filter is
         out of range.
+
+        Errors, as the status of the stream before any event: INVALID_ARGUMENT
+        (INVALID_ARGUMENT, MESSAGE_TOO_LARGE), UNAUTHENTICATED, PERMISSION_DENIED
+        (SCOPE_NOT_PERMITTED) for a scope the caller may not read,
+        RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL. Inside a ScopeHits event:
+        DEADLINE_EXCEEDED (PRELOAD_SCOPE_TIMED_OUT, WRITE_NOT_YET_APPLIED),
+        UNAVAILABLE (EMBEDDING_UNAVAILABLE), INTERNAL.
         """
 
     @_abc_1.abstractmethod
@@ -380,6 +530,11 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         applied or failed) longer ago than the request id retention (server
         setting request_id_retention_seconds, 24 hours by default). A pending
         write is never forgotten.
+
+        Errors: NOT_FOUND (UNKNOWN_WRITE_TOKEN), also for a write in a scope the
+        caller may not read; INVALID_ARGUMENT (INVALID_ARGUMENT,
+        MESSAGE_TOO_LARGE) for an empty token, UNAUTHENTICATED,
+        RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
         """
 
     @_abc_1.abstractmethod
@@ -392,6 +547,13 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         categories and filter. With dry_run set, nothing is deleted and the
         response still reports the count. Returns INVALID_ARGUMENT if user_id,
         agent_id and app_id are all empty or the filter is malformed.
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+        caller may not forget, RESOURCE_EXHAUSTED (WRITE_BACKLOG_FULL,
+        RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN), DEADLINE_EXCEEDED
+        (WRITE_NOT_YET_APPLIED) for a dry run that waits for a write, or a
+        WRITE_MODE_SYNC forget not applied within the deadline, INTERNAL.
         """
 
 def add_MemoryServiceServicer_to_server(servicer: MemoryServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

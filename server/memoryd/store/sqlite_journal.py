@@ -1,23 +1,13 @@
-"""The write journal: every acknowledged write, durably, in order, until applied.
+"""The write log in SQLite: core/write_log.py's port, durable on every acknowledgement.
 
-SQLite in WAL mode with synchronous=FULL: a write is acknowledged only after
-its commit is on disk, so neither kill -9 nor power loss loses the journaled
-write. Known gap: an entry is marked APPLIED once the index has it in memory,
-and Qdrant Edge writes to disk only when flushed, so a power loss (not kill -9,
-which Edge's own WAL survives) can lose an applied write from the index
-without a replay; an index checkpoint would close it. Concurrent appends share
-one commit (group commit). All SQLite work happens on one
-dedicated thread, never on the event loop.
-
-Entries move PENDING -> APPLIED or FAILED; their result (or error) is kept
-for GetWriteStatus. Request ids map to the entry they created, for
-idempotent retries. A finished entry and its request id are kept for the
-retention window counted from when the entry finished, then forgotten: the
-journal reports them as absent at once, and purges them later.
-
-An entry's time (``create_time``) is when it was journaled: the time its write
-stores as the memory's create or update time, so that the acknowledgement,
-the stored memory and a replay after a restart all carry the same time.
+WAL mode with synchronous=FULL: a write is acknowledged only after its commit
+is on disk, so neither kill -9 nor power loss loses the journaled write. Known
+gap: an entry is marked APPLIED once the index has it in memory, and Qdrant
+Edge writes to disk only when flushed, so a power loss (not kill -9, which
+Edge's own WAL survives) can lose an applied write from the index without a
+replay; an index checkpoint would close it. Concurrent appends share one
+commit (group commit). All SQLite work happens on one dedicated thread, never
+on the event loop.
 """
 
 from __future__ import annotations
@@ -29,14 +19,17 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-PENDING, APPLIED, FAILED = "pending", "applied", "failed"
-#: How long a finished write is remembered, by default (MEMORYD_REQUEST_ID_RETENTION_SECONDS).
-DEFAULT_RETENTION_SECONDS = 24 * 3600.0
+from memoryd.core.model import OperationKind, WriteState
+from memoryd.core.write_log import (
+    DEFAULT_RETENTION_SECONDS,
+    Append,
+    Appended,
+    Entry,
+)
+
 _T = TypeVar("_T")
 
 _SCHEMA = """
@@ -61,61 +54,8 @@ CREATE TABLE IF NOT EXISTS requests (
 """
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One journaled write. ``operation`` and ``outcome`` are JSON documents."""
-
-    seq: int
-    kind: str
-    operation: dict[str, Any]
-    state: str
-    outcome: dict[str, Any] | None
-    create_time: float
-    apply_time: float | None
-    #: W3C trace context of the request that journaled it, for span links.
-    trace_context: dict[str, str]
-
-    @property
-    def journaled_at(self) -> datetime:
-        """When the write was journaled: the time it stores on the memories it changes."""
-        return wall_time(self.create_time)
-
-
-@dataclass(frozen=True, slots=True)
-class Append:
-    """A write to journal; with a request_id, a retry finds the first entry."""
-
-    kind: str
-    operation: dict[str, Any]
-    request_id: str = ""
-    fingerprint: str = ""
-    trace_context: dict[str, str] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Appended:
-    """Where an append landed. ``is_retry`` means the request_id was seen;
-    ``first`` is then the entry that request journaled."""
-
-    seq: int
-    is_retry: bool
-    fingerprint: str
-    #: When the entry was journaled (epoch seconds); the first entry's, for a retry.
-    create_time: float
-    first: Entry | None = None
-
-    @property
-    def journaled_at(self) -> datetime:
-        return wall_time(self.create_time)
-
-
-def wall_time(epoch_seconds: float) -> datetime:
-    """A journal time (epoch seconds, as SQLite stores it) as a UTC datetime."""
-    return datetime.fromtimestamp(epoch_seconds, UTC)
-
-
-class Journal:
-    """The durable journal in ``path`` (a SQLite file); open with Journal.open().
+class SqliteJournal:
+    """The durable journal in ``path`` (a SQLite file); open with SqliteJournal.open().
 
     ``retention_seconds`` is how long a finished entry and its request id are
     remembered after it finished; ``clock`` gives the time (epoch seconds).
@@ -144,7 +84,7 @@ class Journal:
         *,
         retention_seconds: float = DEFAULT_RETENTION_SECONDS,
         clock: Callable[[], float] = time.time,
-    ) -> Journal:
+    ) -> SqliteJournal:
         path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
@@ -212,9 +152,9 @@ class Journal:
                     "INSERT INTO entries (kind, operation, state, create_time, trace_context) "
                     "VALUES (?, ?, ?, ?, ?)",
                     (
-                        write.kind,
+                        OperationKind(write.kind).value,
                         json.dumps(write.operation),
-                        PENDING,
+                        WriteState.PENDING.value,
                         now,
                         json.dumps(write.trace_context) if write.trace_context else None,
                     ),
@@ -237,7 +177,7 @@ class Journal:
         rows = await self._run(
             lambda: self._db.execute(
                 "SELECT * FROM entries WHERE state = ? AND seq > ? ORDER BY seq LIMIT ?",
-                (PENDING, after, limit),
+                (WriteState.PENDING.value, after, limit),
             ).fetchall()
         )
         return [_entry(row) for row in rows]
@@ -253,23 +193,23 @@ class Journal:
     def is_forgotten(self, entry: Entry) -> bool:
         """Whether a finished entry is past its retention, counted from when it finished."""
         return (
-            entry.state != PENDING
+            entry.state is not WriteState.PENDING
             and entry.apply_time is not None
             and entry.apply_time <= self._clock() - self._retention_seconds
         )
 
     async def record_outcome(self, seq: int, outcome: dict[str, Any]) -> None:
         """Stores an entry's outcome before its effect, keeping it pending."""
-        await self._run(self._update, seq, PENDING, outcome, False)
+        await self._run(self._update, seq, WriteState.PENDING, outcome, False)
 
-    async def finish(self, seq: int, state: str, outcome: dict[str, Any]) -> None:
+    async def finish(self, seq: int, state: WriteState, outcome: dict[str, Any]) -> None:
         """Marks an entry applied or failed, durably, with its outcome."""
         await self._run(self._update, seq, state, outcome, True)
 
-    def _update(self, seq: int, state: str, outcome: dict[str, Any], done: bool) -> None:
+    def _update(self, seq: int, state: WriteState, outcome: dict[str, Any], done: bool) -> None:
         self._db.execute(
             "UPDATE entries SET state = ?, outcome = ?, apply_time = ? WHERE seq = ?",
-            (state, json.dumps(outcome), self._clock() if done else None, seq),
+            (state.value, json.dumps(outcome), self._clock() if done else None, seq),
         )
 
     async def last_seq(self) -> int:
@@ -298,9 +238,13 @@ class Journal:
             cutoff = self._clock() - self._retention_seconds
             forgotten = "SELECT seq FROM entries WHERE state != ? AND apply_time <= ?"
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute(f"DELETE FROM requests WHERE seq IN ({forgotten})", (PENDING, cutoff))
+            self._db.execute(
+                f"DELETE FROM requests WHERE seq IN ({forgotten})",
+                (WriteState.PENDING.value, cutoff),
+            )
             cursor = self._db.execute(
-                "DELETE FROM entries WHERE state != ? AND apply_time <= ?", (PENDING, cutoff)
+                "DELETE FROM entries WHERE state != ? AND apply_time <= ?",
+                (WriteState.PENDING.value, cutoff),
             )
             self._db.execute("COMMIT")
             return cursor.rowcount
@@ -318,9 +262,9 @@ def _entry(row: Any) -> Entry:
     seq, kind, operation, state, outcome, create_time, apply_time, trace_context = row
     return Entry(
         seq=seq,
-        kind=kind,
+        kind=OperationKind(kind),
         operation=json.loads(operation),
-        state=state,
+        state=WriteState(state),
         outcome=json.loads(outcome) if outcome else None,
         create_time=create_time,
         apply_time=apply_time,

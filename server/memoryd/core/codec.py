@@ -1,0 +1,77 @@
+"""Domain dataclasses as JSON documents and back, derived from their type hints.
+
+The write log stores requests this way, so a field added to NewMemory,
+MemoryChange or Selection is journaled without a serialiser written by hand.
+Enums are stored by value, tuples as lists, filter trees as core.filters
+writes them; the documents of earlier versions read back unchanged, because
+they were written with the same field names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from memoryd.core import filters
+
+
+def to_json(value: Any) -> Any:
+    """A JSON-ready document of a domain value."""
+    match value:
+        case filters.Condition() | filters.AllOf() | filters.AnyOf() | filters.Not():
+            return filters.to_json(value)
+        case enum.Enum():
+            return value.value
+        case _ if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        case tuple() | list():
+            return [to_json(item) for item in value]
+        case Mapping():
+            return {key: to_json(item) for key, item in value.items()}
+        case _:
+            return value
+
+
+def document(value: object) -> dict[str, Any]:
+    """The document of a dataclass instance."""
+    result = to_json(value)
+    assert isinstance(result, dict), f"{type(value).__name__} is not a dataclass"
+    return result
+
+
+def from_json[T](cls: type[T], document: Mapping[str, Any]) -> T:
+    """The dataclass ``cls`` a document of ``to_json`` describes."""
+    hints = _hints(cls)
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # cls is a dataclass
+    return cls(**{f.name: _read(hints[f.name], document[f.name]) for f in fields if f.init})
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+def _read(hint: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is filters.Filter or hint == filters.Filter | None:
+        return filters.from_json(value)
+    if origin in (typing.Union, types.UnionType):
+        (present,) = (arg for arg in args if arg is not type(None))
+        return _read(present, value)
+    if origin is tuple:
+        return tuple(_read(args[0], item) for item in value)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint(value)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return from_json(hint, value)
+    return value
