@@ -17,6 +17,12 @@ from memoryd.core.model import Scope
 from memoryd.core.write_tokens import WriteTokens
 
 
+#: Seconds kept back from a caller's deadline to answer it ourselves (a read
+#: naming the write it waited for, Preload's last events) before gRPC cancels
+#: the call.
+ANSWER_MARGIN_SECONDS = 0.05
+
+
 class ReadBarrier:
     """Holds reads back until the writes they must see are applied.
 

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
 
 from memoryd.core import rendering
-from memoryd.core.consistency import ReadBarrier
+from memoryd.core.consistency import ANSWER_MARGIN_SECONDS, ReadBarrier
 from memoryd.core.errors import InvalidArgument, MemorydError, ScopeTimedOut
 from memoryd.core.instruments import Telemetry
 from memoryd.core.model import RetrievalMode, ScoredMemory, SearchQuery, Selection
@@ -37,9 +37,6 @@ from memoryd.core.preload_events import (
 )
 from memoryd.core.retrieval import Retrieval
 
-#: Seconds kept back from the caller's deadline to render and send the
-#: context and done events after the scopes that are ready.
-ANSWER_MARGIN_SECONDS = 0.05
 MAX_TURNS = 100
 #: Changes whenever rendering changes, so that old etags stop matching.
 _RENDER_VERSION = 1
