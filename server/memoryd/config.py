@@ -14,6 +14,11 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from memoryd.core.indexer import IndexerSettings
+from memoryd.core.model import WritePolicy
+from memoryd.core.validation import Limits
+from memoryd.core.write_log import DEFAULT_RETENTION_SECONDS
+
 _SHA256_HEX = re.compile(r"[0-9a-fA-F]{64}")
 
 
@@ -134,7 +139,7 @@ class Settings(BaseSettings):
         "its scope's pending writes.",
     )
     request_id_retention_seconds: float = Field(
-        24 * 3600.0,
+        DEFAULT_RETENTION_SECONDS,
         gt=0,
         description="MEMORYD_REQUEST_ID_RETENTION_SECONDS: how long a finished write's request_id "
         "and GetWriteStatus are remembered, counted from when it finished.",
@@ -204,6 +209,28 @@ class Settings(BaseSettings):
                 "auth_mode 'mtls' needs MEMORYD_TLS_CLIENT_CA_FILE and MEMORYD_MTLS_PRINCIPALS"
             )
         return self
+
+    def limits(self) -> Limits:
+        """What a request may carry, for core's validation."""
+        return Limits(
+            max_content_bytes=self.max_content_bytes,
+            max_metadata_bytes=self.max_metadata_bytes,
+            max_batch_size=self.max_batch_size,
+            max_metadata_keys=self.max_metadata_keys,
+            max_search_limit=self.max_search_limit,
+            max_response_bytes=self.max_message_bytes,
+        )
+
+    def write_policy(self) -> WritePolicy:
+        """Backpressure and read waits, for core's write and read paths."""
+        return WritePolicy(
+            max_backlog=self.max_write_backlog, read_wait_max_seconds=self.read_wait_max_seconds
+        )
+
+    def indexer_settings(self) -> IndexerSettings:
+        return IndexerSettings(
+            batch_entries=self.indexer_batch_entries, max_attempts=self.indexer_max_attempts
+        )
 
     @classmethod
     def settings_customise_sources(

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import grpc
@@ -21,22 +19,21 @@ from grpc_reflection.v1alpha import reflection
 
 from memoryd.api import observability
 from memoryd.api.abuse import Audit, RateLimit, RejectUndecodable, transport_message_limit
-from memoryd.api.auth import Authentication, Authenticator, NoAuthentication
+from memoryd.api.auth import Authentication
 from memoryd.api.servicer import MemoryServicer
-from memoryd.config import PrincipalSettings, Settings
+from memoryd.config import Settings
 from memoryd.core.applier import Applier
-from memoryd.core.indexer import Indexer, IndexerSettings
+from memoryd.core.indexer import Indexer
 from memoryd.core.memories import Memories
-from memoryd.core.model import RetrievalMode, WritePolicy
-from memoryd.core.policy import Principal
+from memoryd.core.model import RetrievalMode
 from memoryd.core.ports import Embedder, IndexSpec, VectorIndex
 from memoryd.core.preload import Preloader
 from memoryd.core.ratelimit import RateLimiter
-from memoryd.core.validation import Limits
 from memoryd.embed.batching import MicroBatchingEmbedder
 from memoryd.embed.cache import CachedEmbedder
 from memoryd.embed.tokens import WordPieceTokenCounter
 from memoryd.embed.traced import TracedEmbedder
+from memoryd.security import authenticator, is_loopback, server_credentials
 from memoryd.store.sqlite_journal import SqliteJournal
 from memoryd.store.traced import TracedIndex
 from memoryd.telemetry import Telemetry, setup
@@ -108,14 +105,7 @@ async def build(
         settings.data_dir / "journal.sqlite3",
         retention_seconds=settings.request_id_retention_seconds,
     )
-    limits = Limits(
-        max_content_bytes=settings.max_content_bytes,
-        max_metadata_bytes=settings.max_metadata_bytes,
-        max_batch_size=settings.max_batch_size,
-        max_metadata_keys=settings.max_metadata_keys,
-        max_search_limit=settings.max_search_limit,
-        max_response_bytes=settings.max_message_bytes,
-    )
+    limits = settings.limits()
     applier = Applier(
         index,
         limits=limits,
@@ -126,17 +116,10 @@ async def build(
         journal,
         applier,
         embedder,
-        IndexerSettings(
-            batch_entries=settings.indexer_batch_entries,
-            max_attempts=settings.indexer_max_attempts,
-        ),
+        settings.indexer_settings(),
         telemetry,
     )
     telemetry.observe_backlog(lambda: indexer.backlog)
-    policy = WritePolicy(
-        max_backlog=settings.max_write_backlog,
-        read_wait_max_seconds=settings.read_wait_max_seconds,
-    )
     # One tokenizer for every budget, so Search and Preload count alike.
     tokens = WordPieceTokenCounter()
     memories = Memories(
@@ -146,7 +129,7 @@ async def build(
         indexer,
         applier,
         limits=limits,
-        policy=policy,
+        policy=settings.write_policy(),
         tokens=tokens,
         default_mode=RetrievalMode(settings.default_retrieval_mode),
         telemetry=telemetry,
@@ -256,7 +239,7 @@ async def create_server(
         server,
     )
     address = f"{settings.host}:{settings.port}"
-    credentials = _server_credentials(settings)
+    credentials = server_credentials(settings)
     if credentials is None:
         port = server.add_insecure_port(address)
     else:
@@ -264,63 +247,6 @@ async def create_server(
     if port == 0:
         raise OSError(f"cannot listen on {settings.host}:{settings.port}")
     return server, port
-
-
-def authenticator(settings: Settings) -> Authenticator:
-    """The Authenticator of ``settings.auth_mode``."""
-    from memoryd.api import credentials
-
-    match settings.auth_mode:
-        case "none":
-            return NoAuthentication()
-        case "api_key":
-            return credentials.ApiKeyAuthenticator(
-                {digest: _principal(p) for digest, p in settings.api_keys.items()}
-            )
-        case "jwt":
-            secret = settings.jwt_secret.get_secret_value() if settings.jwt_secret else None
-            default = ["HS256"] if secret is not None else ["RS256"]
-            return credentials.JwtAuthenticator(
-                secret=secret,
-                public_key=_read(settings.jwt_public_key_file),
-                jwks=_read(settings.jwt_jwks_file),
-                algorithms=settings.jwt_algorithms or default,
-                audience=settings.jwt_audience,
-                issuer=settings.jwt_issuer,
-            )
-        case "mtls":
-            return credentials.PeerCertificateAuthenticator(
-                {name: _principal(p) for name, p in settings.mtls_principals.items()}
-            )
-
-
-def _principal(config: PrincipalSettings) -> Principal:
-    name = f"user:{config.user_id}" if config.user_id else f"service:{config.service}"
-    return Principal(name=name, user_id=config.user_id, scopes=frozenset(config.scopes))
-
-
-def _read(path: Path | None) -> str | None:
-    return path.read_text() if path is not None else None
-
-
-def _server_credentials(settings: Settings) -> grpc.ServerCredentials | None:
-    if settings.tls_cert_file is None or settings.tls_key_file is None:
-        return None
-    client_ca = settings.tls_client_ca_file
-    return grpc.ssl_server_credentials(
-        [(settings.tls_key_file.read_bytes(), settings.tls_cert_file.read_bytes())],
-        root_certificates=client_ca.read_bytes() if client_ca else None,
-        require_client_auth=client_ca is not None,
-    )
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 async def serve(settings: Settings, seams: Seams | None = None) -> None:
@@ -335,7 +261,7 @@ async def serve(settings: Settings, seams: Seams | None = None) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     telemetry = setup(settings.telemetry, settings.telemetry_record_content)
-    if settings.auth_mode == "none" and not _is_loopback(settings.host):
+    if settings.auth_mode == "none" and not is_loopback(settings.host):
         logger.warning(
             "SECURITY WARNING: auth_mode is 'none' and memoryd listens on %s, which is not a "
             "loopback address: anyone who reaches it can read and write every user's memory. "

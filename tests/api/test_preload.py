@@ -19,7 +19,7 @@ from tenxgraph.storage.store.memory_config import (
 from tenxgraph.storage.store.store_schema import MemorySearchResult
 from tokenizers import Tokenizer
 
-from memoryd.embed.onnx_local import TOKENIZER_PATH
+from memoryd.embed.model_files import TOKENIZER_PATH
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc

@@ -16,7 +16,6 @@ from memoryd.core.indexer import Indexer
 from memoryd.core.model import Scope
 from memoryd.core.write_tokens import WriteTokens
 
-
 #: Seconds kept back from a caller's deadline to answer it ourselves (a read
 #: naming the write it waited for, Preload's last events) before gRPC cancels
 #: the call.

@@ -47,7 +47,7 @@ class IndexerSettings:
     batch_entries: int = 32
     #: Attempts for a write whose embedding or index call fails.
     max_attempts: int = 4
-    #: How often the journal's forgotten entries are purged (core/journal.py);
+    #: How often the write log's forgotten entries are purged (core/write_log.py);
     #: only disk space waits for it, a write is forgotten when its retention ends.
     purge_interval_seconds: float = 3600.0
 

@@ -226,7 +226,7 @@ class WriteStatus:
 @dataclass(frozen=True, slots=True)
 class WritePolicy:
     """Backpressure and read waits; see config.Settings. (The journal keeps the
-    retention of finished writes: core/journal.py.)"""
+    retention of finished writes: core/write_log.py.)"""
 
     max_backlog: int = 10_000
     read_wait_max_seconds: float = 30.0

@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
 
+from memoryd.core import preload_events as events
 from memoryd.core import rendering
 from memoryd.core.consistency import ANSWER_MARGIN_SECONDS, ReadBarrier
 from memoryd.core.errors import InvalidArgument, MemorydError, ScopeTimedOut
@@ -24,17 +25,6 @@ from memoryd.core.instruments import Telemetry
 from memoryd.core.model import RetrievalMode, ScoredMemory, SearchQuery, Selection
 from memoryd.core.policy import UNRESTRICTED, Access, Principal, authorize, is_shared
 from memoryd.core.ports import TokenCounter, Vector
-from memoryd.core.preload_events import (
-    NotModified,
-    PreloadContext,
-    PreloadDone,
-    PreloadEvent,
-    PreloadRequest,
-    PreloadScope,
-    ScopeHits,
-    Turn,
-    TurnRole,
-)
 from memoryd.core.retrieval import Retrieval
 
 MAX_TURNS = 100
@@ -42,6 +32,8 @@ MAX_TURNS = 100
 _RENDER_VERSION = 1
 
 TimeRemaining = Callable[[], float | None]
+#: A scope of the request and the search it runs.
+_ScopeQuery = tuple[events.PreloadScope, SearchQuery]
 
 
 class Preloader:
@@ -67,10 +59,10 @@ class Preloader:
 
     async def preload(
         self,
-        request: PreloadRequest,
+        request: events.PreloadRequest,
         time_remaining: TimeRemaining,
         principal: Principal = UNRESTRICTED,
-    ) -> AsyncIterator[PreloadEvent]:
+    ) -> AsyncIterator[events.PreloadEvent]:
         """The events of one Preload. Raises InvalidArgument, or PermissionDenied
         for a scope the principal may not read, before the first event."""
         agent = request.agent_scope
@@ -94,21 +86,21 @@ class Preloader:
             yield event
 
     async def _events(
-        self, request: PreloadRequest, time_remaining: TimeRemaining
-    ) -> AsyncIterator[PreloadEvent]:
+        self, request: events.PreloadRequest, time_remaining: TimeRemaining
+    ) -> AsyncIterator[events.PreloadEvent]:
         queries = self._queries(request)
         mode = self._retrieval.mode(request.mode)
         etag = self._etag(request, queries, mode)
         if request.if_none_match and request.if_none_match == etag:
-            yield NotModified(etag)
+            yield events.NotModified(etag)
             return
         started = self._clock()
         vector = await self._embed(queries[0][1].text, time_remaining)
         embedded = self._clock()
-        results: dict[PreloadScope, ScopeHits] = {}
+        results: dict[events.PreloadScope, events.ScopeHits] = {}
         if isinstance(vector, Exception):
             for scope, _ in queries:
-                results[scope] = ScopeHits(scope, (), vector)
+                results[scope] = events.ScopeHits(scope, (), vector)
                 yield results[scope]
         else:
             async for hits in self._search_scopes(queries, vector, request, time_remaining):
@@ -127,16 +119,16 @@ class Preloader:
                 }
             )
         is_partial = any(r.error is not None for r in results.values())
-        yield PreloadContext(
+        yield events.PreloadContext(
             text=fitted.text,
             memory_ids=tuple(h.memory.id for h in fitted.included),
             dropped_count=fitted.dropped_count,
             token_count=fitted.token_count,
         )
         rendered = self._clock()
-        agent = results.get(PreloadScope.AGENT)
-        yield PreloadDone(
-            user_hit_count=len(results[PreloadScope.USER].hits),
+        agent = results.get(events.PreloadScope.AGENT)
+        yield events.PreloadDone(
+            user_hit_count=len(results[events.PreloadScope.USER].hits),
             agent_hit_count=len(agent.hits) if agent else 0,
             included_count=len(fitted.included),
             token_count=fitted.token_count,
@@ -150,11 +142,11 @@ class Preloader:
 
     async def _search_scopes(
         self,
-        queries: Sequence[tuple[PreloadScope, SearchQuery]],
+        queries: Sequence[_ScopeQuery],
         vector: Vector,
-        request: PreloadRequest,
+        request: events.PreloadRequest,
         time_remaining: TimeRemaining,
-    ) -> AsyncIterator[ScopeHits]:
+    ) -> AsyncIterator[events.ScopeHits]:
         """Searches the scopes concurrently and yields each one's hits as soon
         as it is done; scopes not done when the deadline nears time out."""
         tasks = {
@@ -163,7 +155,7 @@ class Preloader:
             )
             for scope, query in queries
         }
-        reported: set[PreloadScope] = set()
+        reported: set[events.PreloadScope] = set()
         try:
             pending = set(tasks.values())
             while pending:
@@ -178,12 +170,14 @@ class Preloader:
                         yield _scope_hits(scope, task)
             for scope, _ in queries:
                 if scope not in reported:
-                    yield ScopeHits(scope, (), ScopeTimedOut(scope.value))
+                    yield events.ScopeHits(scope, (), ScopeTimedOut(scope.value))
         finally:
             for task in tasks.values():
                 task.cancel()
 
-    def _queries(self, request: PreloadRequest) -> list[tuple[PreloadScope, SearchQuery]]:
+    def _queries(
+        self, request: events.PreloadRequest
+    ) -> list[tuple[events.PreloadScope, SearchQuery]]:
         text = request.query.strip() or _last_user_turn(request.turns)
         if not text:
             raise InvalidArgument("query", "set query, or turns with a TURN_ROLE_USER turn")
@@ -196,14 +190,14 @@ class Preloader:
         # A bad token is a bad request, refused before the first event rather
         # than reported as every scope's error.
         self._barrier.consistency_seq(request.consistency_token)
-        scopes = [(PreloadScope.USER, request.user_scope)]
+        scopes = [(events.PreloadScope.USER, request.user_scope)]
         agent = request.agent_scope
         if agent is not None:
             if agent.user_id or not (agent.agent_id or agent.app_id):
                 raise InvalidArgument(
                     "agent_scope", "set agent_id and/or app_id, and leave user_id empty"
                 )
-            scopes.append((PreloadScope.AGENT, agent))
+            scopes.append((events.PreloadScope.AGENT, agent))
         queries = []
         for scope, owner in scopes:
             query = SearchQuery(
@@ -226,8 +220,8 @@ class Preloader:
 
     def _etag(
         self,
-        request: PreloadRequest,
-        queries: Sequence[tuple[PreloadScope, SearchQuery]],
+        request: events.PreloadRequest,
+        queries: Sequence[_ScopeQuery],
         mode: RetrievalMode,
     ) -> str:
         """Names the context this request yields in the scopes' current state:
@@ -263,7 +257,7 @@ class Preloader:
             return exc
 
     async def _search(
-        self, query: SearchQuery, vector: Vector, request: PreloadRequest, wait: float | None
+        self, query: SearchQuery, vector: Vector, request: events.PreloadRequest, wait: float | None
     ) -> list[ScoredMemory]:
         await self._barrier.wait_for_scope(query.selection.scope, request.consistency_token, wait)
         hits = await self._retrieval.search(query, vector)
@@ -272,20 +266,22 @@ class Preloader:
         return [ScoredMemory(h.memory, _float32(h.score)) for h in hits]
 
 
-def _last_user_turn(turns: Sequence[Turn]) -> str:
+def _last_user_turn(turns: Sequence[events.Turn]) -> str:
     for turn in reversed(turns):
-        if turn.role is TurnRole.USER:
+        if turn.role is events.TurnRole.USER:
             return turn.content.strip()
     return ""
 
 
-def _scope_hits(scope: PreloadScope, task: asyncio.Task[list[ScoredMemory]]) -> ScopeHits:
+def _scope_hits(
+    scope: events.PreloadScope, task: asyncio.Task[list[ScoredMemory]]
+) -> events.ScopeHits:
     error = task.exception()
     if error is not None:
         if not isinstance(error, Exception):
             raise error
-        return ScopeHits(scope, (), error)
-    return ScopeHits(scope, tuple(task.result()))
+        return events.ScopeHits(scope, (), error)
+    return events.ScopeHits(scope, tuple(task.result()))
 
 
 def _float32(value: float) -> float:

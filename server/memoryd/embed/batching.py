@@ -6,11 +6,12 @@ import asyncio
 from collections.abc import Sequence
 
 from memoryd.core.ports import Embedder, Vector
+from memoryd.embed.wrapper import EmbedderWrapper
 
 _Waiter = tuple[list[str], "asyncio.Future[list[Vector]]"]
 
 
-class MicroBatchingEmbedder:
+class MicroBatchingEmbedder(EmbedderWrapper):
     """Wraps an embedder so that calls arriving together are embedded together.
 
     A model call costs far less per text in a batch (about 1.35 ms against
@@ -21,18 +22,10 @@ class MicroBatchingEmbedder:
     """
 
     def __init__(self, inner: Embedder, *, max_batch: int = 32) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._max_batch = max_batch
         self._pending: list[_Waiter] = []
         self._worker: asyncio.Task[None] | None = None
-
-    @property
-    def model_id(self) -> str:
-        return self._inner.model_id
-
-    @property
-    def dimension(self) -> int:
-        return self._inner.dimension
 
     async def embed(self, texts: Sequence[str]) -> list[Vector]:
         if not texts:

@@ -6,9 +6,10 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from memoryd.core.ports import Embedder, Vector
+from memoryd.embed.wrapper import EmbedderWrapper
 
 
-class CachedEmbedder:
+class CachedEmbedder(EmbedderWrapper):
     """Wraps an embedder with an in-memory LRU of ``capacity`` texts.
 
     Agents repeat themselves: the same query before every model call, the
@@ -18,19 +19,11 @@ class CachedEmbedder:
     """
 
     def __init__(self, inner: Embedder, *, capacity: int = 10_000) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._capacity = capacity
         self._vectors: OrderedDict[str, Vector] = OrderedDict()
         self.hits = 0
         self.misses = 0
-
-    @property
-    def model_id(self) -> str:
-        return self._inner.model_id
-
-    @property
-    def dimension(self) -> int:
-        return self._inner.dimension
 
     async def embed(self, texts: Sequence[str]) -> list[Vector]:
         # Take the hits before awaiting: another call may evict them meanwhile.
@@ -51,6 +44,3 @@ class CachedEmbedder:
         self._vectors.move_to_end(text)
         while len(self._vectors) > self._capacity:
             self._vectors.popitem(last=False)
-
-    async def close(self) -> None:
-        await self._inner.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +16,7 @@ from tokenizers import Tokenizer
 
 from memoryd.core.errors import EmbeddingError
 from memoryd.core.ports import Vector
+from memoryd.embed.model_files import verify_sha256, wordpiece_tokenizer
 
 logger = logging.getLogger(__name__)
 
@@ -24,22 +24,6 @@ MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 DIMENSION = 384
 #: sentence-transformers' max_seq_length for this model; longer texts are truncated.
 MAX_TOKENS = 256
-TOKENIZER_PATH = Path(__file__).parent / "assets" / "all-MiniLM-L6-v2.tokenizer.json"
-TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
-
-
-class ModelFileError(EmbeddingError):
-    """A model or tokenizer file is missing or not the expected one."""
-
-
-def verify_sha256(path: Path, expected: str) -> None:
-    """Raises ModelFileError unless the file at ``path`` has the given digest."""
-    try:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError as exc:
-        raise ModelFileError(f"cannot read {path}: {exc.strerror}") from exc
-    if digest != expected:
-        raise ModelFileError(f"{path} has sha256 {digest}, expected {expected}; reinstall it")
 
 
 def load_tokenizer() -> Tokenizer:
@@ -48,8 +32,7 @@ def load_tokenizer() -> Tokenizer:
     The shipped file pads every text to 128 tokens; padding to the longest
     matches sentence-transformers and wastes no compute on short texts.
     """
-    verify_sha256(TOKENIZER_PATH, TOKENIZER_SHA256)
-    tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
+    tokenizer = wordpiece_tokenizer()
     tokenizer.enable_truncation(max_length=MAX_TOKENS)
     tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
     return tokenizer
@@ -81,11 +64,6 @@ class OnnxMiniLMEmbedder:
     @property
     def dimension(self) -> int:
         return DIMENSION
-
-    @property
-    def tokenizer(self) -> Tokenizer:
-        """The tokenizer, for counting tokens the way the model sees them."""
-        return self._tokenizer
 
     async def embed(self, texts: Sequence[str]) -> list[Vector]:
         if not texts:

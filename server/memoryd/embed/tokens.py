@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from tokenizers import Tokenizer
-
-from memoryd.embed.onnx_local import TOKENIZER_PATH, TOKENIZER_SHA256, verify_sha256
+from memoryd.embed.model_files import wordpiece_tokenizer
 
 TOKENIZER_ID = "all-MiniLM-L6-v2-wordpiece"
 
@@ -20,8 +18,7 @@ class WordPieceTokenCounter:
     """
 
     def __init__(self) -> None:
-        verify_sha256(TOKENIZER_PATH, TOKENIZER_SHA256)
-        self._tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
+        self._tokenizer = wordpiece_tokenizer()
         self._tokenizer.no_truncation()
         self._tokenizer.no_padding()
 

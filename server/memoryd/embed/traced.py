@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from memoryd.core.instruments import Telemetry
 from memoryd.core.ports import Embedder, Vector
 from memoryd.embed.cache import CachedEmbedder
+from memoryd.embed.wrapper import EmbedderWrapper
 
 
-class TracedEmbedder:
+class TracedEmbedder(EmbedderWrapper):
     """Wraps the outermost embedder: one ``embed`` span per call.
 
     Attributes follow gen_ai conventions where they fit: the model id, the
@@ -19,17 +20,9 @@ class TracedEmbedder:
     """
 
     def __init__(self, inner: Embedder, telemetry: Telemetry, cache: CachedEmbedder | None) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._telemetry = telemetry
         self._cache = cache
-
-    @property
-    def model_id(self) -> str:
-        return self._inner.model_id
-
-    @property
-    def dimension(self) -> int:
-        return self._inner.dimension
 
     async def embed(self, texts: Sequence[str]) -> list[Vector]:
         telemetry = self._telemetry
@@ -53,6 +46,3 @@ class TracedEmbedder:
             telemetry.embed_duration.record(elapsed, attributes)
             telemetry.embed_batch_size.record(len(texts), attributes)
             return vectors
-
-    async def close(self) -> None:
-        await self._inner.close()
