@@ -154,7 +154,7 @@ def test_an_unreachable_server_is_unavailable() -> None:
 
 
 def test_the_stream_carries_the_client_metadata(server: ServerProcess, user: str) -> None:
-    """The built-in interceptors cover the server stream too (x-request-id, token)."""
+    """The built-in interceptors cover the server stream too (the bearer token)."""
     import grpc
 
     seen: list[tuple[str, object]] = []
@@ -165,6 +165,29 @@ def test_the_stream_carries_the_client_metadata(server: ServerProcess, user: str
             return continuation(details, request)
 
     request = svc.PreloadRequest(query="x", user_scope=pb.Scope(user_id=user))
-    with MemorydClient(server.address, interceptors=[Spy()]) as client:
+    with MemorydClient(server.address, token="t", interceptors=[Spy()]) as client:
         list(client.preload(request))
-    assert "x-request-id" in dict(seen)
+    assert dict(seen)["authorization"] == "Bearer t"
+
+
+def test_preload_context_returns_the_block_and_none_while_the_etag_holds(
+    client: MemorydClient, user: str
+) -> None:
+    agent = f"agent-{uuid.uuid4().hex[:8]}"
+    seed(client, user, agent)
+    request = request_for(user, agent)
+    block = client.preload_context(request)
+    assert block is not None and block.startswith("[Long-term Memory Context]")
+    assert "I'm in UTC-5" in block and "Support hours are 9-17 UTC" in block
+    (done,) = [e for e in client.preload(request) if isinstance(e, svc.PreloadDone)]
+    request.if_none_match = done.etag
+    assert client.preload_context(request) is None
+
+    async def in_a_loop() -> tuple[str | None, str | None]:
+        async with AsyncMemorydClient(client.options.target) as aclient:
+            fresh = svc.PreloadRequest()
+            fresh.CopyFrom(request)
+            fresh.if_none_match = ""
+            return await aclient.preload_context(fresh), await aclient.preload_context(request)
+
+    assert asyncio.run(in_a_loop()) == (block, None)

@@ -25,6 +25,7 @@ from memoryd_client import (
     MemorydClient,
     MemoryNotFound,
     ScopeWrites,
+    UnknownWriteToken,
     pb,
     svc,
 )
@@ -267,7 +268,7 @@ def test_a_token_whose_write_was_forgotten_still_reads_after_restarts(tmp_path: 
     for _ in range(2):
         assert process.stop() == 0, "".join(process.log)
         process = ServerProcess(tmp_path, env=env).start()
-        with MemorydClient(process.address) as reader, pytest.raises(MemoryNotFound):
+        with MemorydClient(process.address) as reader, pytest.raises(UnknownWriteToken):
             # Answered once the server serves, so its SIGTERM handler is in place.
             reader.get_write_status(written.write_token)
     try:

@@ -81,7 +81,8 @@ class Runner:
     ) -> dict[str, Any]:
         parsed = json_format.ParseDict(request, svc.PreloadRequest())
         if rpc == "PreloadContext":
-            return {"response": {"text": client.preload_context(parsed, timeout=timeout)}}
+            text = client.preload_context(parsed, timeout=timeout)
+            return {"response": {"text": text or ""}}
         events: list[Any] = []
         try:
             for event in client.preload(parsed, timeout=timeout):

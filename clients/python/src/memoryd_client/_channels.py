@@ -4,19 +4,12 @@ from __future__ import annotations
 
 import grpc
 
-from memoryd.v1 import memory_service_pb2 as svc
 from memoryd_client.interceptors import (
     AsyncMetadataInterceptor,
     AsyncStreamMetadataInterceptor,
     MetadataInterceptor,
 )
-from memoryd_client.options import SERVICE, ClientOptions
-
-#: GetWriteStatus is called by path, so the client works with stubs generated
-#: before and after the RPC joined the service.
-GET_WRITE_STATUS = f"/{SERVICE}/GetWriteStatus"
-serialize = svc.GetWriteStatusRequest.SerializeToString
-deserialize = svc.GetWriteStatusResponse.FromString
+from memoryd_client.options import ClientOptions
 
 
 def _credentials(options: ClientOptions) -> grpc.ChannelCredentials:

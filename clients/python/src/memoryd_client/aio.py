@@ -9,68 +9,38 @@ loop and lets go of the channels of loops that have closed.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Self, TypeVar
+from typing import Any, Self
 
 import grpc
 
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
-from memoryd_client import _channels
-from memoryd_client.client import _POLL_MAX, _POLL_START, _pending, _WriteResponse
-from memoryd_client.consistency import (
-    ScopeWrites,
-    read_keys_of,
-    time_left,
-    token_refused,
-    with_token,
-    without_token,
-    write_keys,
-)
-from memoryd_client.errors import (
-    MemorydError,
-    Unavailable,
-    WriteFailed,
-    error_from_rpc,
-    error_from_status,
-)
-from memoryd_client.messages import with_request_id
-from memoryd_client.options import ClientOptions, resolve_options
-from memoryd_client.preload import PreloadEvent, preload_event
-
-_Response = TypeVar("_Response")
+from memoryd_client._calls import ClientBase, WriteResponse
+from memoryd_client._channels import aio_channel
+from memoryd_client._status import error_from_rpc
+from memoryd_client.errors import MemorydError
+from memoryd_client.preload import ContextBlock, PreloadEvent
 
 
 @dataclass(slots=True)
 class _LoopChannel:
     channel: grpc.aio.Channel
     stub: memory_service_pb2_grpc.MemoryServiceAsyncStub
-    write_status: Callable[..., Awaitable[svc.GetWriteStatusResponse]]
 
 
-class AsyncMemorydClient:
+class AsyncMemorydClient(ClientBase):
     """Asyncio client for memoryd.v1.MemoryService; the async twin of MemorydClient.
 
-    Same methods, deadlines, retry policy, request ids, typed errors and
-    read-your-writes (``writes``; a write in flight from any loop or thread
-    holds back a read of its scope here). Safe to use from any number of event
-    loops, one after another or at once.
+    Constructed as MemorydClient. Same methods, deadlines, retry policy, request
+    ids, typed errors and read-your-writes (``writes``; a write in flight from
+    any loop or thread holds back a read of its scope here). Safe to use from
+    any number of event loops, one after another or at once.
     """
 
-    def __init__(
-        self,
-        target: str | None = None,
-        *,
-        options: ClientOptions | None = None,
-        writes: ScopeWrites | None = None,
-        **fields: Any,
-    ) -> None:
-        """``AsyncMemorydClient("host:port", ...)``, as MemorydClient."""
-        self.options = resolve_options(target, options, fields)
-        self.writes = writes if writes is not None else ScopeWrites()
+    def _init_channels(self) -> None:
         self._by_loop: dict[asyncio.AbstractEventLoop, _LoopChannel] = {}
 
     def _current(self) -> _LoopChannel:
@@ -79,88 +49,63 @@ class AsyncMemorydClient:
         if current is None:
             # Channels of closed loops cannot be awaited closed any more; dropping
             # them lets grpc close them synchronously when they are collected.
-            for stale in [other for other in self._by_loop if other.is_closed()]:
-                del self._by_loop[stale]
-            channel = _channels.aio_channel(self.options)
-            current = _LoopChannel(
-                channel,
-                memory_service_pb2_grpc.MemoryServiceStub(channel),
-                channel.unary_unary(
-                    _channels.GET_WRITE_STATUS,
-                    request_serializer=_channels.serialize,
-                    response_deserializer=_channels.deserialize,
-                ),
-            )
+            self._drop_closed_loops()
+            channel = aio_channel(self.options)
+            current = _LoopChannel(channel, memory_service_pb2_grpc.MemoryServiceStub(channel))
             self._by_loop[loop] = current
         return current
 
-    async def _call(
-        self, method: Callable[..., Awaitable[_Response]], request: Any, timeout: float
-    ) -> _Response:
+    def _drop_closed_loops(self) -> None:
+        for stale in [other for other in self._by_loop if other.is_closed()]:
+            del self._by_loop[stale]
+
+    def _stub(self) -> memory_service_pb2_grpc.MemoryServiceAsyncStub:
+        return self._current().stub
+
+    async def _call[Response](
+        self, method: Callable[..., Awaitable[Response]], request: Any, timeout: float
+    ) -> Response:
         try:
             return await method(request, timeout=timeout)
         except grpc.aio.AioRpcError as error:
             raise error_from_rpc(error) from None
 
-    async def _send_write(
-        self,
-        method: Callable[..., Awaitable[_WriteResponse]],
-        request: Any,
-        timeout: float | None,
-    ) -> _WriteResponse:
-        write = self.writes.begin(write_keys(request))
-        token = ""
-        try:
-            response = await self._call(method, with_request_id(request), self._write(timeout))
-            token = response.write_token
-            return response
-        finally:
-            self.writes.finish(write, token)
+    async def _send_write[Response: WriteResponse](
+        self, method: Callable[..., Awaitable[Response]], request: Any, timeout: float | None
+    ) -> Response:
+        with self._sent_write(request) as write:
+            response = await self._call(method, write.request, self._write_budget(timeout))
+            return write.answered(response)
 
-    async def _send_read(
-        self, method: Callable[..., Awaitable[_Response]], request: Any, timeout: float | None
-    ) -> _Response:
-        budget = self._read(timeout)
-        deadline = time.monotonic() + budget
-        keys = read_keys_of(request)
-        await self.writes.wait_async(keys, budget)
-        sent, token = with_token(request, self.writes, keys)
+    async def _send_read[Response](
+        self, method: Callable[..., Awaitable[Response]], request: Any, timeout: float | None
+    ) -> Response:
+        read = self._read(request, timeout)
+        await self.writes.wait_async(read.keys, read.budget)
         try:
-            return await self._call(method, sent, time_left(deadline))
+            return await self._call(method, read.first(), read.time_left())
         except MemorydError as error:
-            if not (token and token_refused(error)):
-                raise
-        # As in MemorydClient._send_read: a token the server does not know never fails a read.
-        self.writes.forget_token(token)
-        remaining = time_left(deadline)
-        return await self._call(method, without_token(sent), remaining)
-
-    def _read(self, timeout: float | None) -> float:
-        return self.options.read_timeout if timeout is None else timeout
-
-    def _write(self, timeout: float | None) -> float:
-        return self.options.write_timeout if timeout is None else timeout
+            return await self._call(method, read.retry(error), read.time_left())
 
     async def create_memory(
         self, request: svc.CreateMemoryRequest, *, timeout: float | None = None
     ) -> svc.CreateMemoryResponse:
-        return await self._send_write(self._current().stub.CreateMemory, request, timeout)
+        return await self._send_write(self._stub().CreateMemory, request, timeout)
 
     async def batch_create_memories(
         self, request: svc.BatchCreateMemoriesRequest, *, timeout: float | None = None
     ) -> svc.BatchCreateMemoriesResponse:
-        stub = self._current().stub
-        return await self._send_write(stub.BatchCreateMemories, request, timeout)
+        return await self._send_write(self._stub().BatchCreateMemories, request, timeout)
 
     async def get_memory(
         self, request: svc.GetMemoryRequest, *, timeout: float | None = None
     ) -> svc.GetMemoryResponse:
-        return await self._send_read(self._current().stub.GetMemory, request, timeout)
+        return await self._send_read(self._stub().GetMemory, request, timeout)
 
     async def list_memories(
         self, request: svc.ListMemoriesRequest, *, timeout: float | None = None
     ) -> svc.ListMemoriesResponse:
-        return await self._send_read(self._current().stub.ListMemories, request, timeout)
+        return await self._send_read(self._stub().ListMemories, request, timeout)
 
     async def iter_memories(
         self, request: svc.ListMemoriesRequest, *, timeout: float | None = None
@@ -179,22 +124,22 @@ class AsyncMemorydClient:
     async def update_memory(
         self, request: svc.UpdateMemoryRequest, *, timeout: float | None = None
     ) -> svc.UpdateMemoryResponse:
-        return await self._send_write(self._current().stub.UpdateMemory, request, timeout)
+        return await self._send_write(self._stub().UpdateMemory, request, timeout)
 
     async def delete_memory(
         self, request: svc.DeleteMemoryRequest, *, timeout: float | None = None
     ) -> svc.DeleteMemoryResponse:
-        return await self._send_write(self._current().stub.DeleteMemory, request, timeout)
+        return await self._send_write(self._stub().DeleteMemory, request, timeout)
 
     async def search_memories(
         self, request: svc.SearchMemoriesRequest, *, timeout: float | None = None
     ) -> svc.SearchMemoriesResponse:
-        return await self._send_read(self._current().stub.SearchMemories, request, timeout)
+        return await self._send_read(self._stub().SearchMemories, request, timeout)
 
     async def forget_memories(
         self, request: svc.ForgetMemoriesRequest, *, timeout: float | None = None
     ) -> svc.ForgetMemoriesResponse:
-        return await self._send_write(self._current().stub.ForgetMemories, request, timeout)
+        return await self._send_write(self._stub().ForgetMemories, request, timeout)
 
     async def preload(
         self, request: svc.PreloadRequest, *, timeout: float | None = None
@@ -205,74 +150,63 @@ class AsyncMemorydClient:
         early cancels the call once the generator is closed (``aclose()``, or
         when it is collected).
         """
-        budget = self._read(timeout)
-        deadline = time.monotonic() + budget
-        keys = read_keys_of(request)
-        await self.writes.wait_async(keys, budget)
-        sent, token = with_token(request, self.writes, keys)
-        stub, started = self._current().stub, False
+        read = self._preload_read(request, timeout)
+        await self.writes.wait_async(read.keys, read.budget)
+        stub, sent = self._stub(), read.first()
         while True:
-            call = stub.Preload(sent, timeout=time_left(deadline))
+            call = stub.Preload(sent, timeout=read.time_left())
             try:
                 async for response in call:
-                    event = preload_event(response)
-                    if event is None:
-                        continue
-                    started = True
-                    yield event
+                    for event in read.events(response):
+                        yield event
                 return
-            except grpc.aio.AioRpcError as rpc_error:
-                error = error_from_rpc(rpc_error)
-                if started or not (token and token_refused(error)):
-                    raise error from None
+            except grpc.aio.AioRpcError as error:
+                sent = read.retry(error_from_rpc(error))
             finally:
                 call.cancel()
-            self.writes.forget_token(token)  # as in MemorydClient.preload
-            sent, token = without_token(sent), ""
+
+    async def preload_context(
+        self, request: svc.PreloadRequest, *, timeout: float | None = None
+    ) -> str | None:
+        """The rendered context block of a Preload; as MemorydClient.preload_context."""
+        block = ContextBlock()
+        async for event in self.preload(request, timeout=timeout):
+            block.add(event)
+        return block.text
 
     async def get_write_status(
         self, write_token: str, *, timeout: float | None = None
     ) -> svc.GetWriteStatusResponse:
-        """Where an ASYNC write stands. Raises Unimplemented on servers without it."""
+        """Where an ASYNC write stands; as MemorydClient.get_write_status."""
         request = svc.GetWriteStatusRequest(write_token=write_token)
-        return await self._call(self._current().write_status, request, self._read(timeout))
+        method = self._stub().GetWriteStatus
+        return await self._call(method, request, self._read_budget(timeout))
 
     async def wait_for_write(
         self, write_token: str, *, timeout: float | None = None
     ) -> svc.GetWriteStatusResponse:
         """Polls GetWriteStatus until the write is applied; as MemorydClient.wait_for_write."""
-        deadline = time.monotonic() + self._write(timeout)
-        pause = _POLL_START
+        poll = self._write_poll(write_token, timeout)
         while True:
-            remaining = deadline - time.monotonic()
-            status = await self.get_write_status(write_token, timeout=max(remaining, 0.001))
-            if status.state == svc.WRITE_STATE_APPLIED:
+            status = await self.get_write_status(write_token, timeout=poll.timeout())
+            if poll.is_applied(status):
                 return status
-            if status.state == svc.WRITE_STATE_FAILED:
-                raise WriteFailed(write_token, error_from_status(status.error))
-            if time.monotonic() + pause >= deadline:
-                raise error_from_status(_pending(write_token))
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, _POLL_MAX)
+            await asyncio.sleep(poll.pause())
 
     async def wait_ready(self, timeout: float | None = None) -> None:
         """Connects now; raises Unavailable if the server is not reachable in time."""
         channel = self._current().channel
         try:
-            await asyncio.wait_for(channel.channel_ready(), self._read(timeout))
+            await asyncio.wait_for(channel.channel_ready(), self._read_budget(timeout))
         except TimeoutError:
-            raise Unavailable(
-                "UNAVAILABLE", f"no connection to {self.options.target} in time"
-            ) from None
+            raise self._not_ready() from None
 
     async def close(self) -> None:
         """Closes this loop's channel and lets go of those of closed loops. Idempotent;
         a later call opens a new channel. Channels of other running loops stay open
         until closed from their own loop."""
-        loop = asyncio.get_running_loop()
-        current = self._by_loop.pop(loop, None)
-        for stale in [other for other in self._by_loop if other.is_closed()]:
-            del self._by_loop[stale]
+        current = self._by_loop.pop(asyncio.get_running_loop(), None)
+        self._drop_closed_loops()
         if current is not None:
             await current.channel.close()
 

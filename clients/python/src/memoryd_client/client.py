@@ -5,49 +5,26 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol, Self, TypeVar
+from typing import Any, Self
 
 import grpc
 
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
-from memoryd_client import _channels
-from memoryd_client.consistency import (
-    ScopeWrites,
-    read_keys_of,
-    time_left,
-    token_refused,
-    with_token,
-    without_token,
-    write_keys,
-)
-from memoryd_client.errors import (
-    MemorydError,
-    Unavailable,
-    WriteFailed,
-    error_from_rpc,
-    error_from_status,
-)
-from memoryd_client.messages import with_request_id
-from memoryd_client.options import ClientOptions, resolve_options
-from memoryd_client.preload import PreloadEvent, preload_event
-
-_Response = TypeVar("_Response")
+from memoryd_client._calls import ClientBase, WriteResponse
+from memoryd_client._channels import sync_channel
+from memoryd_client._status import error_from_rpc
+from memoryd_client.errors import MemorydError
+from memoryd_client.preload import ContextBlock, PreloadEvent
 
 
-class _Written(Protocol):
-    write_token: str
-
-
-_WriteResponse = TypeVar("_WriteResponse", bound=_Written)
-
-#: Poll interval bounds for wait_for_write, in seconds.
-_POLL_START, _POLL_MAX = 0.005, 0.2
-
-
-class MemorydClient:
+class MemorydClient(ClientBase):
     """Blocking client for memoryd.v1.MemoryService.
+
+    ``MemorydClient("host:port", token=..., tls=...)``, or
+    ``options=ClientOptions(...)``; keyword arguments are ClientOptions fields
+    (ValueError for bad ones).
 
     Each method takes the generated request message and returns the generated
     response. Every call has a deadline (``timeout`` or the options' read/write
@@ -65,78 +42,42 @@ class MemorydClient:
     the safe choice for code that runs each call in a fresh loop.
     """
 
-    def __init__(
-        self,
-        target: str | None = None,
-        *,
-        options: ClientOptions | None = None,
-        writes: ScopeWrites | None = None,
-        **fields: Any,
-    ) -> None:
-        """``MemorydClient("host:port", token=..., tls=...)``, or ``options=ClientOptions(...)``.
-
-        Keyword arguments are ClientOptions fields; raises ValueError for bad ones.
-        """
-        self.options = resolve_options(target, options, fields)
-        self.writes = writes if writes is not None else ScopeWrites()
+    def _init_channels(self) -> None:
         self._lock = threading.Lock()
         self._raw: grpc.Channel | None = None
         self._stub: memory_service_pb2_grpc.MemoryServiceStub | None = None
-        self._write_status: Callable[..., svc.GetWriteStatusResponse] | None = None
 
     def _connect(self) -> memory_service_pb2_grpc.MemoryServiceStub:
         with self._lock:
             if self._stub is None:
-                self._raw, channel = _channels.sync_channel(self.options)
+                self._raw, channel = sync_channel(self.options)
                 self._stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
-                self._write_status = channel.unary_unary(
-                    _channels.GET_WRITE_STATUS,
-                    request_serializer=_channels.serialize,
-                    response_deserializer=_channels.deserialize,
-                )
             return self._stub
 
-    def _call(self, method: Callable[..., _Response], request: Any, timeout: float) -> _Response:
+    def _call[Response](
+        self, method: Callable[..., Response], request: Any, timeout: float
+    ) -> Response:
         try:
             return method(request, timeout=timeout)
         except grpc.RpcError as error:
             raise error_from_rpc(error) from None
 
-    def _send_write(
-        self, method: Callable[..., _WriteResponse], request: Any, timeout: float | None
-    ) -> _WriteResponse:
-        write = self.writes.begin(write_keys(request))
-        token = ""
-        try:
-            response = self._call(method, with_request_id(request), self._write(timeout))
-            token = response.write_token
-            return response
-        finally:
-            self.writes.finish(write, token)
+    def _send_write[Response: WriteResponse](
+        self, method: Callable[..., Response], request: Any, timeout: float | None
+    ) -> Response:
+        with self._sent_write(request) as write:
+            response = self._call(method, write.request, self._write_budget(timeout))
+            return write.answered(response)
 
-    def _send_read(
-        self, method: Callable[..., _Response], request: Any, timeout: float | None
-    ) -> _Response:
-        budget = self._read(timeout)
-        deadline = time.monotonic() + budget
-        keys = read_keys_of(request)
-        self.writes.wait(keys, budget)
-        sent, token = with_token(request, self.writes, keys)
+    def _send_read[Response](
+        self, method: Callable[..., Response], request: Any, timeout: float | None
+    ) -> Response:
+        read = self._read(request, timeout)
+        self.writes.wait(read.keys, read.budget)
         try:
-            return self._call(method, sent, time_left(deadline))
+            return self._call(method, read.first(), read.time_left())
         except MemorydError as error:
-            if not (token and token_refused(error)):
-                raise
-        # The server does not know the token this client added (another server's,
-        # or a replaced data directory's): a read must not fail for it.
-        self.writes.forget_token(token)
-        return self._call(method, without_token(sent), time_left(deadline))
-
-    def _read(self, timeout: float | None) -> float:
-        return self.options.read_timeout if timeout is None else timeout
-
-    def _write(self, timeout: float | None) -> float:
-        return self.options.write_timeout if timeout is None else timeout
+            return self._call(method, read.retry(error), read.time_left())
 
     def create_memory(
         self, request: svc.CreateMemoryRequest, *, timeout: float | None = None
@@ -205,40 +146,39 @@ class MemorydClient:
         Raises a MemorydError subclass, when iterated, if the call fails.
         Stopping early (``break``, or closing the iterator) cancels the call.
         """
-        budget = self._read(timeout)
-        deadline = time.monotonic() + budget
-        keys = read_keys_of(request)
-        self.writes.wait(keys, budget)
-        sent, token = with_token(request, self.writes, keys)
-        stub, started = self._connect(), False
+        read = self._preload_read(request, timeout)
+        self.writes.wait(read.keys, read.budget)
+        stub, sent = self._connect(), read.first()
         while True:
-            call = stub.Preload(sent, timeout=time_left(deadline))
+            call = stub.Preload(sent, timeout=read.time_left())
             try:
                 for response in call:
-                    event = preload_event(response)
-                    if event is None:
-                        continue
-                    started = True
-                    yield event
+                    yield from read.events(response)
                 return
-            except grpc.RpcError as rpc_error:
-                error = error_from_rpc(rpc_error)
-                if started or not (token and token_refused(error)):
-                    raise error from None
+            except grpc.RpcError as error:
+                sent = read.retry(error_from_rpc(error))
             finally:
                 call.cancel()
-            # A token the server does not know (see _send_read): ask again without it.
-            self.writes.forget_token(token)
-            sent, token = without_token(sent), ""
+
+    def preload_context(
+        self, request: svc.PreloadRequest, *, timeout: float | None = None
+    ) -> str | None:
+        """Runs Preload and returns its rendered context block ("" when no memory
+        was included), ready for the model's prompt; None when ``if_none_match``
+        still holds (not_modified), so the block the caller kept is current."""
+        block = ContextBlock()
+        for event in self.preload(request, timeout=timeout):
+            block.add(event)
+        return block.text
 
     def get_write_status(
         self, write_token: str, *, timeout: float | None = None
     ) -> svc.GetWriteStatusResponse:
-        """Where an ASYNC write stands. Raises Unimplemented on servers without it."""
-        self._connect()
-        assert self._write_status is not None
+        """Where an ASYNC write stands. Raises UnknownWriteToken for a token the
+        server does not know, and Unimplemented on servers without the RPC."""
         request = svc.GetWriteStatusRequest(write_token=write_token)
-        return self._call(self._write_status, request, self._read(timeout))
+        stub = self._connect()
+        return self._call(stub.GetWriteStatus, request, self._read_budget(timeout))
 
     def wait_for_write(
         self, write_token: str, *, timeout: float | None = None
@@ -249,35 +189,26 @@ class MemorydClient:
         DeadlineExceeded if it is still pending after ``timeout`` seconds
         (default: the write timeout).
         """
-        deadline = time.monotonic() + self._write(timeout)
-        pause = _POLL_START
+        poll = self._write_poll(write_token, timeout)
         while True:
-            remaining = deadline - time.monotonic()
-            status = self.get_write_status(write_token, timeout=max(remaining, 0.001))
-            if status.state == svc.WRITE_STATE_APPLIED:
+            status = self.get_write_status(write_token, timeout=poll.timeout())
+            if poll.is_applied(status):
                 return status
-            if status.state == svc.WRITE_STATE_FAILED:
-                raise WriteFailed(write_token, error_from_status(status.error))
-            if time.monotonic() + pause >= deadline:
-                raise error_from_status(_pending(write_token))
-            time.sleep(pause)
-            pause = min(pause * 2, _POLL_MAX)
+            time.sleep(poll.pause())
 
     def wait_ready(self, timeout: float | None = None) -> None:
         """Connects now; raises Unavailable if the server is not reachable in time."""
         self._connect()
         assert self._raw is not None
         try:
-            grpc.channel_ready_future(self._raw).result(timeout=self._read(timeout))
+            grpc.channel_ready_future(self._raw).result(timeout=self._read_budget(timeout))
         except grpc.FutureTimeoutError:
-            raise Unavailable(
-                "UNAVAILABLE", f"no connection to {self.options.target} in time"
-            ) from None
+            raise self._not_ready() from None
 
     def close(self) -> None:
         """Closes the channel. Idempotent; a later call opens a new channel."""
         with self._lock:
-            raw, self._raw, self._stub, self._write_status = self._raw, None, None, None
+            raw, self._raw, self._stub = self._raw, None, None
         if raw is not None:
             raw.close()
 
@@ -286,11 +217,3 @@ class MemorydClient:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-
-def _pending(write_token: str) -> Any:
-    from google.rpc import code_pb2, status_pb2
-
-    return status_pb2.Status(
-        code=code_pb2.DEADLINE_EXCEEDED, message=f"write {write_token} is still pending"
-    )

@@ -1,4 +1,4 @@
-"""Client interceptors: bearer token, x-request-id and OpenTelemetry trace context.
+"""Client interceptors: bearer token and OpenTelemetry trace context.
 
 Each call gets the same extra metadata from ``call_metadata``; the sync and async
 interceptors differ only in how gRPC hands them the call.
@@ -6,7 +6,6 @@ interceptors differ only in how gRPC hands them the call.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -26,9 +25,9 @@ def tracing_available() -> bool:
 
 
 def call_metadata(token: str | None) -> Metadata:
-    """The metadata every call carries: x-request-id, the bearer token if any, and
-    the caller's active OpenTelemetry context (traceparent/tracestate/baggage)."""
-    metadata: Metadata = [("x-request-id", uuid.uuid4().hex)]
+    """The metadata every call carries: the bearer token if any, and the caller's
+    active OpenTelemetry context (traceparent/tracestate/baggage)."""
+    metadata: Metadata = []
     if token is not None:
         metadata.append(("authorization", f"Bearer {token}"))
     if _otel_propagate is not None:
@@ -78,8 +77,8 @@ class MetadataInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClie
         return continuation(self._details(client_call_details), request)
 
 
-class AsyncMetadataInterceptor(grpc.aio.UnaryUnaryClientInterceptor):
-    """Async interceptor adding ``call_metadata`` to every unary call.
+class _AsyncMetadata:
+    """Adds ``call_metadata`` to an async call, whatever its type.
 
     grpc.aio runs interceptors in a task that copies the caller's contextvars, so
     the OpenTelemetry context active at the call site is the one injected.
@@ -88,25 +87,25 @@ class AsyncMetadataInterceptor(grpc.aio.UnaryUnaryClientInterceptor):
     def __init__(self, token: str | None) -> None:
         self._token = token
 
-    async def intercept_unary_unary(
+    async def _intercept(
         self, continuation: Any, client_call_details: grpc.aio.ClientCallDetails, request: Any
     ) -> Any:
         return await continuation(_aio_details(client_call_details, self._token), request)
 
 
-class AsyncStreamMetadataInterceptor(grpc.aio.UnaryStreamClientInterceptor):
+class AsyncMetadataInterceptor(_AsyncMetadata, grpc.aio.UnaryUnaryClientInterceptor):
+    """Async interceptor adding ``call_metadata`` to every unary call."""
+
+    intercept_unary_unary = _AsyncMetadata._intercept
+
+
+class AsyncStreamMetadataInterceptor(_AsyncMetadata, grpc.aio.UnaryStreamClientInterceptor):
     """Async interceptor adding ``call_metadata`` to every server-streaming call (Preload).
 
     A separate class: grpc.aio files each interceptor under one call type only.
     """
 
-    def __init__(self, token: str | None) -> None:
-        self._token = token
-
-    async def intercept_unary_stream(
-        self, continuation: Any, client_call_details: grpc.aio.ClientCallDetails, request: Any
-    ) -> Any:
-        return await continuation(_aio_details(client_call_details, self._token), request)
+    intercept_unary_stream = _AsyncMetadata._intercept
 
 
 def _aio_details(

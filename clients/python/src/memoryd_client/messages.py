@@ -1,4 +1,5 @@
-"""Helpers for awkward message fields: metadata from plain maps, and request ids."""
+"""Request builders for awkward message fields: metadata from plain maps, request ids,
+consistency tokens."""
 
 from __future__ import annotations
 
@@ -27,10 +28,22 @@ def dict_from_struct(struct: struct_pb2.Struct) -> dict[str, Any]:
     return json_format.MessageToDict(struct)
 
 
-class _Idempotent(Protocol):
+class _Copyable(Protocol):
+    def CopyFrom(self, other: Any, /) -> None: ...  # noqa: N802  # protobuf's name
+
+
+class _Idempotent(_Copyable, Protocol):
     request_id: str
 
-    def CopyFrom(self, other: Any, /) -> None: ...  # noqa: N802  # protobuf's name
+
+class _ConsistentRead(_Copyable, Protocol):
+    consistency_token: str
+
+
+def _copy[M: _Copyable](message: M) -> M:
+    copy = type(message)()
+    copy.CopyFrom(message)
+    return copy
 
 
 def with_request_id[R: _Idempotent](request: R) -> R:
@@ -41,7 +54,14 @@ def with_request_id[R: _Idempotent](request: R) -> R:
     """
     if request.request_id:
         return request
-    copy = type(request)()
-    copy.CopyFrom(request)
+    copy = _copy(request)
     copy.request_id = str(uuid.uuid4())
+    return copy
+
+
+def with_consistency_token[R: _ConsistentRead](request: R, write_token: str) -> R:
+    """A copy of a read request (Get, List, Search, Preload) that carries
+    ``write_token`` as its consistency_token, so the server waits for that write."""
+    copy = _copy(request)
+    copy.consistency_token = write_token
     return copy

@@ -19,9 +19,6 @@ from memoryd.v1 import memory_service_pb2 as svc
 #: One event of the Preload stream.
 PreloadEvent = svc.ScopeHits | svc.PreloadContext | svc.PreloadDone | svc.PreloadNotModified
 
-#: The events that end a stream.
-TERMINAL = (svc.PreloadDone, svc.PreloadNotModified)
-
 
 def preload_event(response: svc.PreloadResponse) -> PreloadEvent | None:
     """The event a PreloadResponse carries; None for an event this client does not
@@ -31,3 +28,15 @@ def preload_event(response: svc.PreloadResponse) -> PreloadEvent | None:
         return None
     event: PreloadEvent = getattr(response, which)
     return event
+
+
+class ContextBlock:
+    """Collects a Preload stream's context block: ``text`` once the stream has
+    ended, None if it ended in not_modified (the caller's block still holds)."""
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+
+    def add(self, event: PreloadEvent) -> None:
+        if isinstance(event, svc.PreloadContext):
+            self.text = event.text

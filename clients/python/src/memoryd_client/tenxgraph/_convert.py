@@ -45,9 +45,6 @@ RESULT_KEYS = frozenset(
      "timestamp", "version"}
 )  # fmt: skip
 
-#: Search limits memoryd accepts.
-MAX_LIMIT = 100
-
 
 def memory_type(value: MemoryType | str | None) -> pb.MemoryType:
     """The proto type of a 10xgraph MemoryType (or its string value)."""
@@ -127,9 +124,11 @@ def filter_from_dict(filters_dict: Mapping[str, Any] | None) -> pb.Filter | None
 
 
 def search_limit(limit: int) -> int:
+    """10xgraph's ``limit`` as a request's: at least 1 (0 would mean memoryd's default
+    of 5). The server refuses one over its max_search_limit (100 by default)."""
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
-    return min(limit, MAX_LIMIT)
+    return int(limit)
 
 
 def score_threshold(value: float | None) -> float | None:
@@ -159,6 +158,11 @@ def result(memory: pb.Memory, score: float = 1.0) -> MemorySearchResult:
         thread_id=memory.scope.thread_id or memory.scope.agent_id or None,
         timestamp=stamp.ToDatetime(tzinfo=UTC) if stamp.seconds or stamp.nanos else None,
     )
+
+
+def search_results(response: svc.SearchMemoriesResponse) -> list[MemorySearchResult]:
+    """The 10xgraph results of a search, best first."""
+    return [result(hit.memory, hit.score) for hit in response.results]
 
 
 def _whole_numbers(value: Any) -> Any:

@@ -31,7 +31,7 @@ from typing import Any
 from tenxgraph.storage.store import long_term_memory
 
 from memoryd.v1 import memory_pb2 as pb
-from memoryd_client.consistency import reads_of, scope_keys
+from memoryd_client._scope_keys import reads_of, scope_keys
 from memoryd_client.errors import DeadlineExceeded
 
 _write_function = getattr(long_term_memory, "_do_write", None)

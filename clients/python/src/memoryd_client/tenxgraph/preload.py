@@ -167,8 +167,8 @@ def create_memory_preload_node(
     ``[]`` when there is no query, nothing matched, or the call failed (logged,
     as 10xgraph's node does).
 
-    - ``limit`` (1 to 100), ``score_threshold`` (0 means none) and
-      ``memory_types`` as in 10xgraph's node.
+    - ``limit`` (1 to the server's max_search_limit), ``score_threshold`` (0
+      means none) and ``memory_types`` as in 10xgraph's node.
     - ``max_tokens``: the block's token budget, enforced by memoryd (memories
       that do not fit are left out whole, lowest score first); None means none.
       memoryd counts the rendered block, or with a custom template (PLAIN) the
@@ -268,7 +268,7 @@ def create_memory_preload_node(
         try:
             # Writes other graphs scheduled on this store are not in this graph's
             # task manager, which _flush_pending_writes waits for; see _pending.py.
-            remaining = await store._after_scheduled_writes(scopes, timeout)
+            remaining = await store.await_scheduled_writes(scopes, timeout)
             async for event in store.aclient.preload(request, timeout=remaining):
                 if isinstance(event, svc.ScopeHits):
                     if event.HasField("error"):
