@@ -202,7 +202,7 @@ def test_an_uncaught_exception_ends_internal_with_an_error_span(
     async def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("injected bug")
 
-    monkeypatch.setattr(traced.server.app.memories, "search", broken)
+    monkeypatch.setattr(traced.server.app.memories.reads, "search", broken)
     request = svc.SearchMemoriesRequest(query="q", scope=pb.Scope(user_id="u"))
     _, error = _under_parent(traced, traced.stub.SearchMemories, request)
     assert error.code() == grpc.StatusCode.INTERNAL

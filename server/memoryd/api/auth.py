@@ -8,18 +8,13 @@ what the principal may read or write is decided in core/policy.py.
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-import grpc
-
-from memoryd.api._private import After, Context, wrap_handler
 from memoryd.api.errors import abort_with
+from memoryd.api.interceptor import After, Context, Interceptor, Rpc
 from memoryd.core.errors import Unauthenticated
 from memoryd.core.policy import UNRESTRICTED, Principal
-
-#: Probes and tooling: they answer without credentials and touch no memory.
-UNAUTHENTICATED_SERVICES = ("grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection")
 
 _principal: contextvars.ContextVar[Principal] = contextvars.ContextVar("memoryd_principal")
 
@@ -69,31 +64,18 @@ class NoAuthentication:
         return UNRESTRICTED
 
 
-class Authentication(grpc.aio.ServerInterceptor):
+class Authentication(Interceptor):
     """Authenticates every MemoryService call, and sets its principal."""
 
     def __init__(self, authenticator: Authenticator) -> None:
         self._authenticator = authenticator
 
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Any]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> Any:
-        handler = await continuation(handler_call_details)
-        method: str = handler_call_details.method
-        if handler is None or method.startswith(tuple(f"/{s}/" for s in UNAUTHENTICATED_SERVICES)):
-            return handler
-        rpc = method.rpartition("/")[2]
-
-        async def before(request: Any, context: Context) -> After:
-            metadata = list(context.invocation_metadata() or ())
-            credentials = Credentials(metadata, context.auth_context())
-            try:
-                principal = self._authenticator.authenticate(credentials)
-            except Unauthenticated as error:
-                await abort_with(error, context, rpc)
-            token = _principal.set(principal)
-            return lambda _: _principal.reset(token)
-
-        return wrap_handler(handler, before)
+    async def before(self, rpc: Rpc, request: Any, context: Context) -> After:
+        metadata = list(context.invocation_metadata() or ())
+        credentials = Credentials(metadata, context.auth_context())
+        try:
+            principal = self._authenticator.authenticate(credentials)
+        except Unauthenticated as error:
+            await abort_with(error, context, rpc.name)
+        token = _principal.set(principal)
+        return lambda _: _principal.reset(token)

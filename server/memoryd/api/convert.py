@@ -1,8 +1,9 @@
-"""Protobuf <-> domain: the only module where the two meet.
+"""Protobuf <-> domain for memories and writes: the resource, its changes, write results.
 
 Checks wire shape (enum values defined, oneofs set, masks known, numbers that
 JSON can hold) and names each field as the client sees it; ranges and limits
-are core's business. Filter trees are converted in api/filter_convert.py.
+are core's business. Reads, Preload and filter trees have their own
+*_convert.py modules beside this one.
 """
 
 from __future__ import annotations
@@ -14,72 +15,31 @@ from typing import Any
 from google.protobuf import json_format, struct_pb2
 from google.rpc import status_pb2
 
-from memoryd.api.filter_convert import filter_from_proto
+from memoryd.api.enums import (
+    MEMORY_TYPES,
+    METADATA_MODES,
+    WRITE_MODES,
+    WRITE_OUTCOMES,
+    WRITE_STATES,
+)
 from memoryd.core.errors import InvalidArgument
 from memoryd.core.model import (
     DEFAULT_CATEGORY,
     CreateResult,
-    ListQuery,
     Memory,
     MemoryChange,
     MemoryType,
-    MetadataMode,
     NewMemory,
     OperationKind,
-    RetrievalMode,
     Scope,
-    ScoredMemory,
-    SearchQuery,
-    Selection,
     WriteMode,
-    WriteOutcome,
     WriteState,
     WriteStatus,
 )
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 
-DEFAULT_SEARCH_LIMIT = 5
-DEFAULT_PAGE_SIZE = 50
-MAX_PAGE_SIZE = 1000
 UPDATABLE_FIELDS = ("content", "metadata", "category", "memory_type")
-
-_TYPE_FROM_PROTO = {
-    pb.MEMORY_TYPE_EPISODIC: MemoryType.EPISODIC,
-    pb.MEMORY_TYPE_SEMANTIC: MemoryType.SEMANTIC,
-    pb.MEMORY_TYPE_PROCEDURAL: MemoryType.PROCEDURAL,
-    pb.MEMORY_TYPE_ENTITY: MemoryType.ENTITY,
-    pb.MEMORY_TYPE_RELATIONSHIP: MemoryType.RELATIONSHIP,
-    pb.MEMORY_TYPE_DECLARATIVE: MemoryType.DECLARATIVE,
-    pb.MEMORY_TYPE_CUSTOM: MemoryType.CUSTOM,
-}
-_TYPE_TO_PROTO = {domain: wire for wire, domain in _TYPE_FROM_PROTO.items()}
-_OUTCOME_TO_PROTO = {
-    WriteOutcome.CREATED: svc.WRITE_OUTCOME_CREATED,
-    WriteOutcome.UPDATED_EXISTING: svc.WRITE_OUTCOME_UPDATED_EXISTING,
-    WriteOutcome.SKIPPED_DUPLICATE: svc.WRITE_OUTCOME_SKIPPED_DUPLICATE,
-    WriteOutcome.ACCEPTED: svc.WRITE_OUTCOME_ACCEPTED,
-}
-_MODE_FROM_PROTO = {
-    svc.WRITE_MODE_UNSPECIFIED: WriteMode.ASYNC,
-    svc.WRITE_MODE_ASYNC: WriteMode.ASYNC,
-    svc.WRITE_MODE_SYNC: WriteMode.SYNC,
-}
-_RETRIEVAL_MODE_FROM_PROTO: dict[int, RetrievalMode | None] = {
-    svc.RETRIEVAL_MODE_UNSPECIFIED: None,
-    svc.RETRIEVAL_MODE_DENSE: RetrievalMode.DENSE,
-    svc.RETRIEVAL_MODE_HYBRID: RetrievalMode.HYBRID,
-}
-_STATE_TO_PROTO = {
-    WriteState.PENDING: svc.WRITE_STATE_PENDING,
-    WriteState.APPLIED: svc.WRITE_STATE_APPLIED,
-    WriteState.FAILED: svc.WRITE_STATE_FAILED,
-}
-_METADATA_MODE_FROM_PROTO = {
-    svc.METADATA_UPDATE_MODE_UNSPECIFIED: MetadataMode.MERGE,
-    svc.METADATA_UPDATE_MODE_MERGE: MetadataMode.MERGE,
-    svc.METADATA_UPDATE_MODE_REPLACE: MetadataMode.REPLACE,
-}
 
 
 # --- to proto ---------------------------------------------------------------
@@ -95,7 +55,7 @@ def memory_to_proto(memory: Memory) -> pb.Memory:
             app_id=memory.scope.app_id,
             thread_id=memory.scope.thread_id,
         ),
-        memory_type=_TYPE_TO_PROTO[memory.memory_type],
+        memory_type=MEMORY_TYPES.to_proto(memory.memory_type),
         category=memory.category,
         memory_key=memory.memory_key,
         version=memory.version,
@@ -109,7 +69,7 @@ def memory_to_proto(memory: Memory) -> pb.Memory:
 def create_result_to_proto(result: CreateResult, write_token: str) -> svc.CreateMemoryResponse:
     response = svc.CreateMemoryResponse(
         memory=memory_to_proto(result.memory),
-        outcome=_OUTCOME_TO_PROTO[result.outcome],
+        outcome=WRITE_OUTCOMES.to_proto(result.outcome),
         duplicate_similarity=result.duplicate_similarity,
         write_token=write_token,
     )
@@ -139,7 +99,7 @@ def write_status_to_proto(
 ) -> svc.GetWriteStatusResponse:
     """The status of a write; ``error_status`` renders a failed write's error."""
     response = svc.GetWriteStatusResponse(
-        write_token=status.token, state=_STATE_TO_PROTO[status.state]
+        write_token=status.token, state=WRITE_STATES.to_proto(status.state)
     )
     response.create_time.FromDatetime(status.create_time)
     if status.apply_time is not None:
@@ -166,16 +126,7 @@ def write_status_to_proto(
 
 
 def mode_from_proto(value: int) -> WriteMode:
-    mode = _MODE_FROM_PROTO.get(value)  # type: ignore[call-overload]
-    if mode is None:
-        raise InvalidArgument("mode", f"{value} is not a WriteMode; use WRITE_MODE_ASYNC or _SYNC")
-    return mode  # type: ignore[no-any-return]
-
-
-def search_results_to_proto(hits: Iterable[ScoredMemory]) -> svc.SearchMemoriesResponse:
-    return svc.SearchMemoriesResponse(
-        results=[svc.SearchResult(memory=memory_to_proto(h.memory), score=h.score) for h in hits]
-    )
+    return WRITE_MODES.from_proto(value, "mode")
 
 
 # --- from proto -------------------------------------------------------------
@@ -202,7 +153,7 @@ def new_memory_from_proto(request: svc.CreateMemoryRequest, field: str = "") -> 
         memory_type=(
             MemoryType.EPISODIC
             if memory.memory_type == pb.MEMORY_TYPE_UNSPECIFIED
-            else memory_type_from_proto(memory.memory_type, f"{field}memory.memory_type")
+            else MEMORY_TYPES.from_proto(memory.memory_type, f"{field}memory.memory_type")
         ),
         category=memory.category or DEFAULT_CATEGORY,
         metadata=metadata_from_proto(memory.metadata, f"{field}memory.metadata"),
@@ -210,13 +161,6 @@ def new_memory_from_proto(request: svc.CreateMemoryRequest, field: str = "") -> 
         memory_id=request.memory_id or None,
         dedup_threshold=request.dedup_threshold if request.HasField("dedup_threshold") else None,
     )
-
-
-def memory_type_from_proto(value: int, field: str) -> MemoryType:
-    try:
-        return _TYPE_FROM_PROTO[value]  # type: ignore[index]  # open enum: any int arrives
-    except KeyError:
-        raise InvalidArgument(field, f"{value} is not a MemoryType") from None
 
 
 def metadata_from_proto(metadata: struct_pb2.Struct, field: str) -> dict[str, Any]:
@@ -239,78 +183,6 @@ def metadata_from_proto(metadata: struct_pb2.Struct, field: str) -> dict[str, An
     return json_format.MessageToDict(metadata)
 
 
-def selection_from_proto(
-    scope: pb.Scope,
-    memory_types: Iterable[int],
-    categories: Iterable[str],
-    where: pb.Filter | None,
-) -> Selection:
-    types = []
-    for i, value in enumerate(memory_types):
-        if value == pb.MEMORY_TYPE_UNSPECIFIED:
-            raise InvalidArgument(
-                f"memory_types[{i}]", "MEMORY_TYPE_UNSPECIFIED is not a type; omit the list for all"
-            )
-        types.append(memory_type_from_proto(value, f"memory_types[{i}]"))
-    return Selection(
-        scope=scope_from_proto(scope),
-        memory_types=tuple(dict.fromkeys(types)),
-        categories=tuple(dict.fromkeys(categories)),
-        where=filter_from_proto(where, "filter") if where is not None else None,
-    )
-
-
-def search_query_from_proto(request: svc.SearchMemoriesRequest) -> SearchQuery:
-    return SearchQuery(
-        text=request.query,
-        selection=selection_from_proto(
-            request.scope,
-            request.memory_types,
-            request.categories,
-            request.filter if request.HasField("filter") else None,
-        ),
-        limit=request.limit or DEFAULT_SEARCH_LIMIT,
-        score_threshold=request.score_threshold if request.HasField("score_threshold") else None,
-        mode=retrieval_mode_from_proto(request.retrieval_mode),
-        diversity=request.diversity if request.HasField("diversity") else None,
-        max_tokens=request.max_tokens,
-    )
-
-
-def retrieval_mode_from_proto(value: int) -> RetrievalMode | None:
-    """None for RETRIEVAL_MODE_UNSPECIFIED: the server's default."""
-    if value not in _RETRIEVAL_MODE_FROM_PROTO:
-        raise InvalidArgument("retrieval_mode", f"{value} is not a RetrievalMode")
-    return _RETRIEVAL_MODE_FROM_PROTO[value]
-
-
-def list_query_from_proto(request: svc.ListMemoriesRequest) -> ListQuery:
-    page_size = request.page_size
-    if page_size == 0:
-        page_size = DEFAULT_PAGE_SIZE
-    elif page_size > 0:
-        page_size = min(page_size, MAX_PAGE_SIZE)
-    return ListQuery(
-        selection=selection_from_proto(
-            request.scope,
-            request.memory_types,
-            request.categories,
-            request.filter if request.HasField("filter") else None,
-        ),
-        page_size=page_size,
-        page_token=request.page_token,
-    )
-
-
-def forget_selection_from_proto(request: svc.ForgetMemoriesRequest) -> Selection:
-    return selection_from_proto(
-        request.scope,
-        request.memory_types,
-        request.categories,
-        request.filter if request.HasField("filter") else None,
-    )
-
-
 def change_from_proto(request: svc.UpdateMemoryRequest) -> MemoryChange:
     memory = request.memory
     paths = list(request.update_mask.paths)
@@ -327,14 +199,12 @@ def change_from_proto(request: svc.UpdateMemoryRequest) -> MemoryChange:
             raise InvalidArgument(
                 "update_mask", f"{path!r} cannot be updated; allowed: {', '.join(UPDATABLE_FIELDS)}"
             )
-    mode = _METADATA_MODE_FROM_PROTO.get(request.metadata_update_mode)
-    if mode is None:
-        raise InvalidArgument("metadata_update_mode", "is not a MetadataUpdateMode")
+    mode = METADATA_MODES.from_proto(request.metadata_update_mode, "metadata_update_mode")
     memory_type = None
     if "memory_type" in paths:
         if memory.memory_type == pb.MEMORY_TYPE_UNSPECIFIED:
             raise InvalidArgument("memory.memory_type", "must be set when in update_mask")
-        memory_type = memory_type_from_proto(memory.memory_type, "memory.memory_type")
+        memory_type = MEMORY_TYPES.from_proto(memory.memory_type, "memory.memory_type")
     return MemoryChange(
         memory_id=memory.id,
         scope=scope_from_proto(memory.scope),
@@ -345,8 +215,15 @@ def change_from_proto(request: svc.UpdateMemoryRequest) -> MemoryChange:
         metadata_mode=mode,
         category=(memory.category or DEFAULT_CATEGORY) if "category" in paths else None,
         memory_type=memory_type,
-        expected_version=request.expected_version if request.HasField("expected_version") else None,
+        expected_version=expected_version_from_proto(request),
     )
+
+
+def expected_version_from_proto(
+    request: svc.UpdateMemoryRequest | svc.DeleteMemoryRequest,
+) -> int | None:
+    """None when the request sets no expected_version: any version will do."""
+    return request.expected_version if request.HasField("expected_version") else None
 
 
 def _is_set(memory: pb.Memory, name: str) -> bool:

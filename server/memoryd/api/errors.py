@@ -11,8 +11,9 @@ from __future__ import annotations
 import functools
 import logging
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from datetime import timedelta
+from types import MappingProxyType
 from typing import Any, NoReturn
 
 import grpc
@@ -73,6 +74,14 @@ def reason_name(reason: svc.ErrorReason) -> str:
     return svc.ErrorReason.Name(reason).removeprefix(_REASON_PREFIX)
 
 
+def status_table() -> Mapping[type[Exception], tuple[grpc.StatusCode, svc.ErrorReason]]:
+    """Each domain error class with a status of its own and its (code,
+    ErrorReason), read-only, in matching order. Every other exception is sent
+    as INTERNAL with ERROR_REASON_INTERNAL (internal_status): together these
+    are all the reasons the server sends."""
+    return MappingProxyType(_STATUS_OF)
+
+
 def is_mapped(error: Exception) -> bool:
     """Whether ``error`` is a domain error with a status of its own."""
     return any(isinstance(error, error_class) for error_class in _STATUS_OF)
@@ -118,6 +127,7 @@ def _cut(text: str) -> str:
 
 
 def internal_status(incident: str) -> status_pb2.Status:
+    """The INTERNAL status of an unexpected error; ``incident`` ties it to the log."""
     info = error_details_pb2.ErrorInfo(
         reason=reason_name(svc.ERROR_REASON_INTERNAL),
         domain=DOMAIN,

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 from google.protobuf import timestamp_pb2
 
+from memoryd.api.enums import OPERATORS
 from memoryd.core import filters
 from memoryd.core.errors import InvalidArgument
 from memoryd.v1 import memory_pb2 as pb
@@ -21,18 +22,6 @@ from memoryd.v1 import memory_pb2 as pb
 MIN_TIMESTAMP_SECONDS = -62_135_596_800
 MAX_TIMESTAMP_SECONDS = 253_402_300_799
 MAX_NANOS = 999_999_999
-
-_OPERATOR_FROM_PROTO = {
-    pb.COMPARISON_OPERATOR_EQ: filters.Operator.EQ,
-    pb.COMPARISON_OPERATOR_NE: filters.Operator.NE,
-    pb.COMPARISON_OPERATOR_IN: filters.Operator.IN,
-    pb.COMPARISON_OPERATOR_NOT_IN: filters.Operator.NOT_IN,
-    pb.COMPARISON_OPERATOR_GT: filters.Operator.GT,
-    pb.COMPARISON_OPERATOR_GTE: filters.Operator.GTE,
-    pb.COMPARISON_OPERATOR_LT: filters.Operator.LT,
-    pb.COMPARISON_OPERATOR_LTE: filters.Operator.LTE,
-    pb.COMPARISON_OPERATOR_EXISTS: filters.Operator.EXISTS,
-}
 
 
 def filter_from_proto(node: pb.Filter, field: str, depth: int = 1) -> filters.Filter:
@@ -64,12 +53,7 @@ def _children(nodes: Iterable[pb.Filter], field: str, depth: int) -> tuple[filte
 
 
 def _condition_from_proto(condition: pb.Condition, field: str) -> filters.Condition:
-    operator = _OPERATOR_FROM_PROTO.get(condition.operator)
-    if operator is None:
-        raise InvalidArgument(
-            f"{field}.operator",
-            "set a ComparisonOperator: EQ, NE, IN, NOT_IN, GT, GTE, LT, LTE or EXISTS",
-        )
+    operator = OPERATORS.from_proto(condition.operator, f"{field}.operator")
     values = tuple(
         _value_from_proto(value, f"{field}.values[{i}]") for i, value in enumerate(condition.values)
     )

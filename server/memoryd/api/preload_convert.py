@@ -1,6 +1,6 @@
 """Protobuf <-> domain for Preload: its request and its stream's events.
 
-The Preload half of api/convert.py, kept apart so each stays one concept.
+Beside api/convert.py and api/query_convert.py, so each stays one concept.
 """
 
 from __future__ import annotations
@@ -12,88 +12,63 @@ from datetime import timedelta
 from google.protobuf import duration_pb2
 from google.rpc import status_pb2
 
-from memoryd.api import convert
+from memoryd.api import convert, query_convert
+from memoryd.api.enums import PRELOAD_FORMATS, PRELOAD_SCOPES, RETRIEVAL_MODES, TURN_ROLES
 from memoryd.api.errors import internal_status, is_mapped, status_for
-from memoryd.core.errors import InvalidArgument
-from memoryd.core.model import RetrievalMode
 from memoryd.core.preload_events import (
     NotModified,
     PreloadContext,
     PreloadDone,
     PreloadEvent,
     PreloadRequest,
-    PreloadScope,
     ScopeHits,
     Turn,
-    TurnRole,
 )
-from memoryd.core.rendering import PreloadFormat
 from memoryd.v1 import memory_service_pb2 as svc
 
 logger = logging.getLogger(__name__)
 
-_FORMAT_FROM_PROTO = {
-    svc.PRELOAD_FORMAT_UNSPECIFIED: PreloadFormat.TENXGRAPH_AGENT,
-    svc.PRELOAD_FORMAT_TENXGRAPH_AGENT: PreloadFormat.TENXGRAPH_AGENT,
-    svc.PRELOAD_FORMAT_TENXGRAPH_INTEGRATION: PreloadFormat.TENXGRAPH_INTEGRATION,
-    svc.PRELOAD_FORMAT_PLAIN: PreloadFormat.PLAIN,
-}
-_ROLE_FROM_PROTO = {
-    svc.TURN_ROLE_UNSPECIFIED: None,
-    svc.TURN_ROLE_USER: TurnRole.USER,
-    svc.TURN_ROLE_ASSISTANT: TurnRole.ASSISTANT,
-    svc.TURN_ROLE_SYSTEM: TurnRole.SYSTEM,
-    svc.TURN_ROLE_TOOL: TurnRole.TOOL,
-}
-_SCOPE_TO_PROTO = {
-    PreloadScope.USER: svc.PRELOAD_SCOPE_USER,
-    PreloadScope.AGENT: svc.PRELOAD_SCOPE_AGENT,
-}
-_MODE_TO_PROTO = {
-    RetrievalMode.DENSE: svc.RETRIEVAL_MODE_DENSE,
-    RetrievalMode.HYBRID: svc.RETRIEVAL_MODE_HYBRID,
-}
-
 
 def preload_request_from_proto(request: svc.PreloadRequest) -> PreloadRequest:
-    if request.format not in _FORMAT_FROM_PROTO:
-        raise InvalidArgument("format", f"{request.format} is not a PreloadFormat")
-    turns = []
-    for i, turn in enumerate(request.turns):
-        if turn.role not in _ROLE_FROM_PROTO:
-            raise InvalidArgument(f"turns[{i}].role", f"{turn.role} is not a TurnRole")
-        turns.append(Turn(_ROLE_FROM_PROTO[turn.role], turn.content))
-    selection = convert.selection_from_proto(
+    preload_format = PRELOAD_FORMATS.from_proto(request.format, "format")
+    turns = tuple(_turn_from_proto(turn, f"turns[{i}]") for i, turn in enumerate(request.turns))
+    selection = query_convert.selection_from_proto(
         request.user_scope, request.memory_types, request.categories, None
     )
     return PreloadRequest(
         query=request.query,
-        turns=tuple(turns),
+        turns=turns,
         user_scope=selection.scope,
         agent_scope=(
             convert.scope_from_proto(request.agent_scope)
             if request.HasField("agent_scope")
             else None
         ),
-        limit=request.limit or convert.DEFAULT_SEARCH_LIMIT,
+        limit=request.limit or query_convert.DEFAULT_SEARCH_LIMIT,
         score_threshold=request.score_threshold if request.HasField("score_threshold") else None,
         max_tokens=request.max_tokens,
         memory_types=selection.memory_types,
         categories=selection.categories,
-        format=_FORMAT_FROM_PROTO[request.format],
-        mode=convert.retrieval_mode_from_proto(request.retrieval_mode),
+        format=preload_format,
+        mode=query_convert.retrieval_mode_from_proto(request.retrieval_mode),
         diversity=request.diversity if request.HasField("diversity") else None,
         if_none_match=request.if_none_match,
         consistency_token=request.consistency_token,
     )
 
 
+def _turn_from_proto(turn: svc.ConversationTurn, field: str) -> Turn:
+    if turn.role == svc.TURN_ROLE_UNSPECIFIED:
+        return Turn(None, turn.content)
+    return Turn(TURN_ROLES.from_proto(turn.role, f"{field}.role"), turn.content)
+
+
 def preload_event_to_proto(event: PreloadEvent) -> svc.PreloadResponse:
     match event:
         case ScopeHits():
             hits = svc.ScopeHits(
-                scope=_SCOPE_TO_PROTO[event.scope],
-                results=convert.search_results_to_proto(event.hits).results,
+                scope=PRELOAD_SCOPES.to_proto(event.scope),
+                results=query_convert.search_results_to_proto(event.hits).results,
             )
             if event.error is not None:
                 hits.error.CopyFrom(_scope_error(event.error))
@@ -116,7 +91,7 @@ def preload_event_to_proto(event: PreloadEvent) -> svc.PreloadResponse:
                     token_count=event.token_count,
                     partial=event.is_partial,
                     etag=event.etag,
-                    retrieval_mode=_MODE_TO_PROTO[event.mode],
+                    retrieval_mode=RETRIEVAL_MODES.to_proto(event.mode),
                     embed_duration=_duration(event.embed_seconds),
                     search_duration=_duration(event.search_seconds),
                     render_duration=_duration(event.render_seconds),

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, TypedDict
 
 import grpc
 
-from memoryd.api import convert, preload_convert
+from memoryd.api import convert, preload_convert, query_convert
 from memoryd.api.auth import current_principal
 from memoryd.api.errors import rpc_errors, rpc_stream_errors, status_for
+from memoryd.core.consistency import ANSWER_MARGIN_SECONDS
+from memoryd.core.model import WriteMode
+from memoryd.core.policy import Principal
 from memoryd.core.preload import Preloader
 from memoryd.core.reads import Reads
 from memoryd.core.writes import Writes
@@ -18,14 +21,43 @@ from memoryd.v1 import memory_service_pb2_grpc
 
 type Context = grpc.aio.ServicerContext[Any, Any]
 
-#: Time kept back from a read's deadline to answer DEADLINE_EXCEEDED ourselves,
-#: naming the write it waited for, before gRPC cancels the call.
-_ANSWER_MARGIN_SECONDS = 0.05
+
+type _Writing = (
+    svc.CreateMemoryRequest
+    | svc.BatchCreateMemoriesRequest
+    | svc.UpdateMemoryRequest
+    | svc.DeleteMemoryRequest
+    | svc.ForgetMemoriesRequest
+)
 
 
-def _wait_budget(context: Context) -> float | None:
+class _Read(TypedDict):
+    """How the caller's read runs: the write it must see, how long it may wait for it, as whom."""
+
+    consistency_token: str
+    wait: float | None
+    principal: Principal
+
+
+class _Write(TypedDict):
+    """How the caller's write runs: SYNC or ASYNC, its retry key, as whom."""
+
+    mode: WriteMode
+    request_id: str
+    principal: Principal
+
+
+def _read_by_caller(context: Context, consistency_token: str = "") -> _Read:
+    # The wait ends short of the deadline, so that we answer DEADLINE_EXCEEDED
+    # ourselves, naming the write, before gRPC cancels the call.
     remaining = context.time_remaining()
-    return None if remaining is None else remaining - _ANSWER_MARGIN_SECONDS
+    wait = None if remaining is None else remaining - ANSWER_MARGIN_SECONDS
+    return _Read(consistency_token=consistency_token, wait=wait, principal=current_principal())
+
+
+def _write_by_caller(request: _Writing) -> _Write:
+    mode = convert.mode_from_proto(request.mode)
+    return _Write(mode=mode, request_id=request.request_id, principal=current_principal())
 
 
 class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
@@ -38,12 +70,8 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def CreateMemory(
         self, request: svc.CreateMemoryRequest, context: Context
     ) -> svc.CreateMemoryResponse:
-        receipt = await self._writes.create(
-            [convert.new_memory_from_proto(request)],
-            convert.mode_from_proto(request.mode),
-            request.request_id,
-            principal=current_principal(),
-        )
+        new = convert.new_memory_from_proto(request)
+        receipt = await self._writes.create([new], **_write_by_caller(request))
         return convert.create_result_to_proto(receipt.result[0], receipt.token)
 
     @rpc_errors
@@ -54,77 +82,50 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             convert.new_memory_from_proto(item, f"requests[{i}].")
             for i, item in enumerate(request.requests)
         ]
-        mode = convert.mode_from_proto(request.mode)
-        receipt = await self._writes.create(
-            news, mode, request.request_id, is_batch=True, principal=current_principal()
-        )
+        receipt = await self._writes.create(news, is_batch=True, **_write_by_caller(request))
         return convert.batch_results_to_proto(receipt.result, receipt.token)
 
     @rpc_errors
     async def GetMemory(
         self, request: svc.GetMemoryRequest, context: Context
     ) -> svc.GetMemoryResponse:
-        memory = await self._reads.get(
-            request.id,
-            convert.scope_from_proto(request.scope),
-            request.consistency_token,
-            _wait_budget(context),
-            principal=current_principal(),
-        )
+        scope = convert.scope_from_proto(request.scope)
+        reading = _read_by_caller(context, request.consistency_token)
+        memory = await self._reads.get(request.id, scope, **reading)
         return svc.GetMemoryResponse(memory=convert.memory_to_proto(memory))
 
     @rpc_errors
     async def ListMemories(
         self, request: svc.ListMemoriesRequest, context: Context
     ) -> svc.ListMemoriesResponse:
-        page = await self._reads.list(
-            convert.list_query_from_proto(request),
-            request.consistency_token,
-            _wait_budget(context),
-            principal=current_principal(),
-        )
-        return svc.ListMemoriesResponse(
-            memories=[convert.memory_to_proto(m) for m in page.memories],
-            next_page_token=page.next_page_token,
-        )
+        query = query_convert.list_query_from_proto(request)
+        reading = _read_by_caller(context, request.consistency_token)
+        return query_convert.memory_page_to_proto(await self._reads.list(query, **reading))
 
     @rpc_errors
     async def UpdateMemory(
         self, request: svc.UpdateMemoryRequest, context: Context
     ) -> svc.UpdateMemoryResponse:
-        receipt = await self._writes.update(
-            convert.change_from_proto(request),
-            convert.mode_from_proto(request.mode),
-            request.request_id,
-            principal=current_principal(),
-        )
+        change = convert.change_from_proto(request)
+        receipt = await self._writes.update(change, **_write_by_caller(request))
         return convert.update_result_to_proto(receipt.result, receipt.token)
 
     @rpc_errors
     async def DeleteMemory(
         self, request: svc.DeleteMemoryRequest, context: Context
     ) -> svc.DeleteMemoryResponse:
-        token = await self._writes.delete(
-            request.id,
-            convert.scope_from_proto(request.scope),
-            request.expected_version if request.HasField("expected_version") else None,
-            convert.mode_from_proto(request.mode),
-            request.request_id,
-            principal=current_principal(),
-        )
+        scope = convert.scope_from_proto(request.scope)
+        version = convert.expected_version_from_proto(request)
+        token = await self._writes.delete(request.id, scope, version, **_write_by_caller(request))
         return svc.DeleteMemoryResponse(write_token=token)
 
     @rpc_errors
     async def SearchMemories(
         self, request: svc.SearchMemoriesRequest, context: Context
     ) -> svc.SearchMemoriesResponse:
-        hits = await self._reads.search(
-            convert.search_query_from_proto(request),
-            request.consistency_token,
-            _wait_budget(context),
-            principal=current_principal(),
-        )
-        return convert.search_results_to_proto(hits)
+        query = query_convert.search_query_from_proto(request)
+        reading = _read_by_caller(context, request.consistency_token)
+        return query_convert.search_results_to_proto(await self._reads.search(query, **reading))
 
     @rpc_stream_errors
     async def Preload(
@@ -142,18 +143,11 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     async def ForgetMemories(
         self, request: svc.ForgetMemoriesRequest, context: Context
     ) -> svc.ForgetMemoriesResponse:
-        selection = convert.forget_selection_from_proto(request)
+        selection = query_convert.query_selection_from_proto(request)
         if request.dry_run:
-            count = await self._reads.count_forget(
-                selection, "", _wait_budget(context), principal=current_principal()
-            )
+            count = await self._reads.count_forget(selection, **_read_by_caller(context))
             return svc.ForgetMemoriesResponse(deleted_count=count)
-        receipt = await self._writes.forget(
-            selection,
-            convert.mode_from_proto(request.mode),
-            request.request_id,
-            principal=current_principal(),
-        )
+        receipt = await self._writes.forget(selection, **_write_by_caller(request))
         return svc.ForgetMemoriesResponse(deleted_count=receipt.result, write_token=receipt.token)
 
     @rpc_errors
