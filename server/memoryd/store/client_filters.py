@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from qdrant_client import models
 
 from memoryd.core.filters import Filter
-from memoryd.store.filter_translation import translate
+from memoryd.store.filter_translation import translate_excluding
 
 
 class ClientDialect:
@@ -43,11 +44,15 @@ class ClientDialect:
     def is_null(self, key: str) -> Any:
         return models.IsNullCondition(is_null=models.PayloadField(key=key))
 
+    def has_id(self, ids: list[str]) -> Any:
+        return models.HasIdCondition(has_id=list(ids))
+
 
 _CLIENT = ClientDialect()
 
 
-def to_client_filter(tree: Filter) -> models.Filter:
-    """The qdrant-client filter matching exactly the points ``tree`` matches."""
-    result: models.Filter = translate(tree, _CLIENT)
+def to_client_filter(tree: Filter, *, excluding_ids: Sequence[str] = ()) -> models.Filter:
+    """The qdrant-client filter matching exactly the points ``tree`` matches, but
+    for those with ``excluding_ids``."""
+    result: models.Filter = translate_excluding(tree, excluding_ids, _CLIENT)
     return result

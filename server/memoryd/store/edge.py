@@ -7,6 +7,11 @@ over the tenant index stay in the millisecond range without HNSW.
 Index schema 2 adds the BM25 sparse vector for hybrid retrieval. A data
 directory of schema 1 (dense only) is migrated when opened: the sparse vector
 is created and filled from each point's stored content.
+
+What a search runs (store/query_plan.py), where a page resumes
+(store/newest_first.py), the filters and the payload indexes are written once
+for both backends; here and in edge_queries.py and qdrant_filters.py they
+only become qdrant-edge-py's objects.
 """
 
 from __future__ import annotations
@@ -16,7 +21,6 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,22 +30,15 @@ from memoryd.core.documents import iso_time
 from memoryd.core.errors import IncompatibleIndex
 from memoryd.core.filters import Filter
 from memoryd.core.ports import Hit, IndexSpec, Point, Record, ScrollCursor, ScrollPage, Search
-from memoryd.store.base import (
-    DATETIME_FIELDS,
-    KEYWORD_FIELDS,
-    ORDER_FIELD,
-    RRF_K,
-    TENANT_FIELD,
-    candidate_count,
-    fused_score,
-    raw_fused_score,
-)
-from memoryd.store.lexical import SPARSE, document_terms, query_terms
+from memoryd.store.base import DENSE, ORDER_FIELD, floats, payload_indexes, to_record
+from memoryd.store.edge_queries import to_edge_request
+from memoryd.store.lexical import SPARSE, document_terms
+from memoryd.store.newest_first import plan_scroll, scroll_page
 from memoryd.store.qdrant_filters import to_edge_filter
+from memoryd.store.query_plan import plan_query
 
 logger = logging.getLogger(__name__)
 
-DENSE = "dense"
 MANIFEST = "index.json"
 SCHEMA = 2
 _MIGRATION_PAGE = 1_000
@@ -95,7 +92,7 @@ class EdgeIndex:
         if not points:
             return
         edge_points = [
-            qe.Point(p.id, {DENSE: list(p.vector), SPARSE: _sparse(p.text)}, dict(p.payload))
+            qe.Point(p.id, {DENSE: floats(p.vector), SPARSE: _sparse(p.text)}, dict(p.payload))
             for p in points
         ]
         await self._call(self._shard.update, qe.UpdateOperation.upsert_points(edge_points))
@@ -103,45 +100,31 @@ class EdgeIndex:
     async def search(self, searches: Sequence[Search]) -> list[list[Hit]]:
         if not searches:
             return []
-        requests = [_query(s) for s in searches]
+        plans = [plan_query(s) for s in searches]
+        requests = [to_edge_request(plan) for plan in plans]
         batches = await self._call(self._shard.query_batch, qe.QueryBatchRequest(requests))
-        return [
-            [Hit(str(p.id), p.payload or {}, _score(s, float(p.score))) for p in points]
-            for s, points in zip(searches, batches, strict=True)
-        ]
+        return [plan.hits(points) for plan, points in zip(plans, batches, strict=True)]
 
     async def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[Record]:
         if not ids:
             return []
         records = await self._call(self._shard.retrieve, list(ids), True, with_vectors)
-        return [
-            Record(str(r.id), r.payload or {}, _dense(r.vector) if with_vectors else None)
-            for r in records
-        ]
+        return [to_record(r, with_vector=with_vectors) for r in records]
 
     async def scroll_newest_first(
         self, where: Filter, limit: int, after: ScrollCursor | None
     ) -> ScrollPage:
-        edge_filter = to_edge_filter(where)
-        start_from = None
-        if after is not None:
-            start_from = iso_time(datetime.fromtimestamp(after.order_value / 1e6, UTC))
-            if after.seen_ids:
-                edge_filter = qe.Filter(
-                    must=[edge_filter],
-                    must_not=[qe.HasIdCondition(set(after.seen_ids))],
-                )
+        plan = plan_scroll(where, limit, after)
+        # Edge takes a time as the text iso_time stores.
+        start_from = None if plan.start_from is None else iso_time(plan.start_from)
         request = qe.ScrollRequest(
-            limit=limit,
-            filter=edge_filter,
+            limit=plan.limit,
+            filter=to_edge_filter(plan.where, excluding_ids=plan.seen_ids),
             with_payload=True,
             order_by=qe.OrderBy(ORDER_FIELD, qe.Direction.Desc, start_from=start_from),
         )
         records, _ = await self._call(self._shard.scroll, request)
-        return ScrollPage(
-            tuple(Record(str(r.id), r.payload or {}) for r in records),
-            tuple(int(r.order_value or 0) for r in records),
-        )
+        return scroll_page(records)
 
     async def count(self, where: Filter) -> int:
         request = qe.CountRequest(filter=to_edge_filter(where), exact=True)
@@ -168,63 +151,19 @@ def _sparse(text: str) -> Any:
     return qe.SparseVector(*document_terms(text))
 
 
-def _query(search: Search) -> Any:
-    """One engine query: dense, or dense and BM25 fused by RRF, optionally
-    re-ranked by MMR on the dense vectors."""
-    edge_filter = to_edge_filter(search.where)
-    dense = list(search.vector)
-    candidates = candidate_count(search.limit)
-    prefetches = None
-    threshold = search.min_similarity
-    query: Any = qe.Query.Nearest(dense, using=DENSE)
-    if search.is_hybrid:
-        lexical = qe.SparseVector(*query_terms(search.text))
-        rankings = [
-            qe.Prefetch(candidates, query=qe.Query.Nearest(dense, using=DENSE)),
-            qe.Prefetch(candidates, query=qe.Query.Nearest(lexical, using=SPARSE)),
-        ]
-        fusion: Any = qe.Fusion.Rrf(k=RRF_K)
-        if search.diversity is None:
-            prefetches = rankings
-            query = fusion
-            threshold = None if threshold is None else raw_fused_score(threshold)
-        else:
-            fused = qe.Prefetch(candidates, prefetches=rankings, query=fusion)
-            prefetches = [fused]
-    if search.diversity is not None:
-        # Qdrant's MMR lambda weighs relevance; diversity is its complement.
-        query = qe.Mmr(dense, 1.0 - search.diversity, candidates, using=DENSE)
-    return qe.QueryRequest(
-        limit=search.limit,
-        query=query,
-        prefetches=prefetches,
-        filter=edge_filter,
-        score_threshold=threshold,
-        with_payload=True,
-    )
-
-
-def _score(search: Search, raw: float) -> float:
-    return fused_score(raw) if search.is_hybrid and search.diversity is None else raw
-
-
-def _dense(vector: Any) -> list[float]:
-    return list(vector[DENSE]) if isinstance(vector, dict) else list(vector or [])
-
-
 def _create(shard_dir: Path, spec: IndexSpec) -> Any:
     config = qe.EdgeConfig(
         vectors={DENSE: qe.EdgeVectorParams(size=spec.dimension, distance=qe.Distance.Cosine)},
         sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
     )
     shard = qe.EdgeShard.create(str(shard_dir), config)
-    shard.update(
-        qe.UpdateOperation.create_field_index(TENANT_FIELD, qe.KeywordIndexParams(is_tenant=True))
+    indexes: dict[str, qe.PayloadSchemaType | qe.KeywordIndexParams] = payload_indexes(
+        qe.KeywordIndexParams(is_tenant=True),
+        qe.PayloadSchemaType.Keyword,
+        qe.PayloadSchemaType.Datetime,
     )
-    for name in KEYWORD_FIELDS:
-        shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
-    for name in DATETIME_FIELDS:
-        shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Datetime))
+    for name, schema in indexes.items():
+        shard.update(qe.UpdateOperation.create_field_index(name, schema))
     shard.flush()
     logger.info("created Qdrant Edge shard at %s (dimension %d)", shard_dir, spec.dimension)
     return shard

@@ -7,10 +7,12 @@ operator semantics live here:
 - NE and NOT_IN also match points where the key is missing (must_not);
 - IN on strings is one keyword match, on other values a disjunction;
 - EXISTS means present, not empty and not null.
+translate_excluding also leaves out points by id, as newest-first paging does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol, assert_never
 
@@ -36,6 +38,8 @@ class Dialect(Protocol):
 
     def is_null(self, key: str) -> Any: ...
 
+    def has_id(self, ids: list[str]) -> Any: ...
+
 
 def translate(tree: Filter, dialect: Dialect) -> Any:
     """The dialect's filter matching exactly the points ``tree`` matches."""
@@ -50,6 +54,14 @@ def translate(tree: Filter, dialect: Dialect) -> Any:
             return dialect.clause(must_not=[translate(child, dialect)])
         case _:
             assert_never(tree)
+
+
+def translate_excluding(tree: Filter, ids: Sequence[str], dialect: Dialect) -> Any:
+    """The dialect's filter matching the points ``tree`` matches, except those with ``ids``."""
+    translated = translate(tree, dialect)
+    if not ids:
+        return translated
+    return dialect.clause(must=[translated], must_not=[dialect.has_id(list(ids))])
 
 
 def _condition(condition: Condition, dialect: Dialect) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -10,7 +11,7 @@ import qdrant_edge as qe
 
 from memoryd.core.documents import iso_time
 from memoryd.core.filters import Filter
-from memoryd.store.filter_translation import translate
+from memoryd.store.filter_translation import translate_excluding
 
 
 class EdgeDialect:
@@ -49,11 +50,15 @@ class EdgeDialect:
     def is_null(self, key: str) -> Any:
         return qe.IsNullCondition(key)
 
+    def has_id(self, ids: list[str]) -> Any:
+        return qe.HasIdCondition(set(ids))
+
 
 _EDGE = EdgeDialect()
 
 
-def to_edge_filter(tree: Filter) -> qe.Filter:
-    """The Qdrant Edge filter matching exactly the points ``tree`` matches."""
-    result: qe.Filter = translate(tree, _EDGE)
+def to_edge_filter(tree: Filter, *, excluding_ids: Sequence[str] = ()) -> qe.Filter:
+    """The Qdrant Edge filter matching exactly the points ``tree`` matches, but
+    for those with ``excluding_ids``."""
+    result: qe.Filter = translate_excluding(tree, excluding_ids, _EDGE)
     return result

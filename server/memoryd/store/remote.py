@@ -1,10 +1,13 @@
 """The remote vector index: a Qdrant server or cluster, reached by URL through qdrant-client.
 
-Points, payload indexes, filters and ordering mirror store/edge.py exactly, so
-both backends pass the same conformance suite. The embedder an index was built
-for is recorded in the collection's metadata (Qdrant >= 1.16), written in the
-same call that creates the collection, so it can never be absent or show up
-among the points.
+What a search runs (store/query_plan.py), where a page resumes
+(store/newest_first.py), the filters and the payload indexes are written once
+for both backends; here and in client_queries.py and client_filters.py they
+only become qdrant-client's models.
+
+The embedder an index was built for is recorded in the collection's metadata
+(Qdrant >= 1.16), written in the same call that creates the collection, so it
+can never be absent or show up among the points.
 
 Collections created by this version carry the BM25 sparse vector (IDF
 modifier) and support hybrid retrieval. A Qdrant server cannot add a named
@@ -18,7 +21,6 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from qdrant_client import AsyncQdrantClient, models
@@ -26,28 +28,20 @@ from qdrant_client import AsyncQdrantClient, models
 from memoryd.core.errors import IncompatibleIndex
 from memoryd.core.filters import Filter
 from memoryd.core.ports import Hit, IndexSpec, Point, Record, ScrollCursor, ScrollPage, Search
-from memoryd.store.base import (
-    DATETIME_FIELDS,
-    KEYWORD_FIELDS,
-    ORDER_FIELD,
-    RRF_K,
-    TENANT_FIELD,
-    candidate_count,
-    fused_score,
-    raw_fused_score,
-)
+from memoryd.store.base import DENSE, ORDER_FIELD, floats, payload_indexes, to_record
 from memoryd.store.client_filters import to_client_filter
-from memoryd.store.lexical import SPARSE, document_terms, query_terms
+from memoryd.store.client_queries import to_client_request
+from memoryd.store.lexical import SPARSE, document_terms
+from memoryd.store.newest_first import plan_scroll, scroll_page
+from memoryd.store.query_plan import plan_query
 
 logger = logging.getLogger(__name__)
 
-DENSE = "dense"
 #: The collection metadata key under which memoryd records what it built the
 #: collection for; other tools may keep their own keys beside it.
 METADATA_KEY = "memoryd"
 #: 2 adds the BM25 sparse vector.
 SCHEMA = 2
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def connect(
@@ -125,15 +119,13 @@ class RemoteIndex:
     async def search(self, searches: Sequence[Search]) -> list[list[Hit]]:
         if not searches:
             return []
-        requests = [_query(s) for s in searches]
+        plans = [plan_query(s) for s in searches]
+        requests = [to_client_request(plan) for plan in plans]
         responses = await self._client.query_batch_points(self._collection, requests=requests)
-        return [
-            [Hit(str(p.id), p.payload or {}, _score(s, float(p.score))) for p in response.points]
-            for s, response in zip(searches, responses, strict=True)
-        ]
+        return [plan.hits(r.points) for plan, r in zip(plans, responses, strict=True)]
 
     def _vectors(self, point: Point) -> dict[str, Any]:
-        vectors: dict[str, Any] = {DENSE: _floats(point.vector)}
+        vectors: dict[str, Any] = {DENSE: floats(point.vector)}
         if self.supports_hybrid:
             indices, values = document_terms(point.text)
             vectors[SPARSE] = models.SparseVector(indices=indices, values=values)
@@ -148,39 +140,23 @@ class RemoteIndex:
             with_payload=True,
             with_vectors=[DENSE] if with_vectors else False,
         )
-        return [
-            Record(str(r.id), r.payload or {}, _dense(r.vector) if with_vectors else None)
-            for r in records
-        ]
+        return [to_record(r, with_vector=with_vectors) for r in records]
 
     async def scroll_newest_first(
         self, where: Filter, limit: int, after: ScrollCursor | None
     ) -> ScrollPage:
-        scroll_filter = to_client_filter(where)
-        start_from = None
-        if after is not None:
-            # start_from is inclusive: points sharing the cursor's time that
-            # were already returned are excluded by id instead.
-            start_from = _EPOCH + timedelta(microseconds=after.order_value)
-            if after.seen_ids:
-                scroll_filter = models.Filter(
-                    must=[scroll_filter],
-                    must_not=[models.HasIdCondition(has_id=list(after.seen_ids))],
-                )
+        plan = plan_scroll(where, limit, after)
         records, _ = await self._client.scroll(
             self._collection,
-            scroll_filter=scroll_filter,
-            limit=limit,
+            scroll_filter=to_client_filter(plan.where, excluding_ids=plan.seen_ids),
+            limit=plan.limit,
             with_payload=True,
             with_vectors=False,
             order_by=models.OrderBy(
-                key=ORDER_FIELD, direction=models.Direction.DESC, start_from=start_from
+                key=ORDER_FIELD, direction=models.Direction.DESC, start_from=plan.start_from
             ),
         )
-        return ScrollPage(
-            tuple(Record(str(r.id), r.payload or {}) for r in records),
-            tuple(int(r.order_value or 0) for r in records),
-        )
+        return scroll_page(records)
 
     async def count(self, where: Filter) -> int:
         result = await self._client.count(
@@ -204,57 +180,6 @@ class RemoteIndex:
             return
         self._closed = True
         await self._client.close()
-
-
-def _floats(vector: Sequence[float]) -> list[float]:
-    # qdrant-client validates vectors as strict floats and rejects ints like 1.
-    return [float(x) for x in vector]
-
-
-def _query(search: Search) -> models.QueryRequest:
-    """One engine query, shaped exactly as store/edge.py's."""
-    dense = _floats(search.vector)
-    candidates = candidate_count(search.limit)
-    prefetch: list[models.Prefetch] | None = None
-    threshold = search.min_similarity
-    query: models.Query | list[float] = dense
-    using: str | None = DENSE
-    if search.is_hybrid:
-        indices, values = query_terms(search.text)
-        rankings = [
-            models.Prefetch(query=dense, using=DENSE, limit=candidates),
-            models.Prefetch(
-                query=models.SparseVector(indices=indices, values=values),
-                using=SPARSE,
-                limit=candidates,
-            ),
-        ]
-        fusion = models.RrfQuery(rrf=models.Rrf(k=RRF_K))
-        if search.diversity is None:
-            prefetch, query, using = rankings, fusion, None
-            threshold = None if threshold is None else raw_fused_score(threshold)
-        else:
-            prefetch = [models.Prefetch(prefetch=rankings, query=fusion, limit=candidates)]
-    if search.diversity is not None:
-        mmr = models.Mmr(diversity=search.diversity, candidates_limit=candidates)
-        query, using = models.NearestQuery(nearest=dense, mmr=mmr), DENSE
-    return models.QueryRequest(
-        prefetch=prefetch,
-        query=query,
-        using=using,
-        filter=to_client_filter(search.where),
-        limit=search.limit,
-        score_threshold=threshold,
-        with_payload=True,
-    )
-
-
-def _score(search: Search, raw: float) -> float:
-    return fused_score(raw) if search.is_hybrid and search.diversity is None else raw
-
-
-def _dense(vector: Any) -> list[float]:
-    return list(vector[DENSE]) if isinstance(vector, Mapping) else list(vector or [])
 
 
 async def _create(client: AsyncQdrantClient, collection: str, spec: IndexSpec) -> None:
@@ -305,13 +230,11 @@ def _check_built_for(info: models.CollectionInfo, collection: str, spec: IndexSp
 async def _ensure_payload_indexes(
     client: AsyncQdrantClient, collection: str, info: models.CollectionInfo
 ) -> None:
-    wanted: dict[str, models.PayloadSchemaType | models.KeywordIndexParams] = {
-        TENANT_FIELD: models.KeywordIndexParams(
-            type=models.KeywordIndexType.KEYWORD, is_tenant=True
-        ),
-        **{name: models.PayloadSchemaType.KEYWORD for name in KEYWORD_FIELDS},
-        **{name: models.PayloadSchemaType.DATETIME for name in DATETIME_FIELDS},
-    }
+    wanted: dict[str, models.PayloadSchemaType | models.KeywordIndexParams] = payload_indexes(
+        models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True),
+        models.PayloadSchemaType.KEYWORD,
+        models.PayloadSchemaType.DATETIME,
+    )
     existing = info.payload_schema or {}
     for name, schema in wanted.items():
         if name not in existing:
