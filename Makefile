@@ -1,12 +1,18 @@
 # memoryd: `make serve` installs everything and starts the server on the
-# embedded defaults; `make test` installs everything and runs every check.
+# embedded defaults; `make test` installs everything (the Python virtualenv, and
+# each client's npm, Go and Maven packages) and runs every check.
 SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PROTO_SOURCES := $(wildcard proto/memoryd/v1/*.proto)
 
-.PHONY: install serve test check lint generate check-generated proto-check proto-release pytest fuzz bench clean
+#: The clients generated from the same contract, each with its own Makefile
+#: (install, build, test; generate and check-generated where code is checked in).
+CLIENTS := clients/typescript clients/go clients/java
+GENERATED_CLIENTS := clients/typescript clients/go clients/java
+
+.PHONY: install serve test check lint generate check-generated proto-check proto-release pytest fuzz bench clean clients clients-test
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
@@ -19,13 +25,27 @@ install: $(STAMP)
 serve: install
 	$(VENV)/bin/memoryd serve $(ARGS)
 
-generate: install
+generate: install clients-install
 	PATH="$(VENV)/bin:$$PATH" PYTHON=$(PY) scripts/generate
+	@for client in $(GENERATED_CLIENTS); do $(MAKE) -C $$client generate || exit 1; done
 
-check-generated: install
+check-generated: install clients-install
 	@scratch=$$(mktemp -d) && PATH="$(VENV)/bin:$$PATH" PYTHON=$(PY) scripts/generate "$$scratch" \
 	  && diff -r "$$scratch/memoryd/v1" clients/python/src/memoryd/v1 -x __pycache__ \
 	  || { echo "generated stubs are stale: run 'make generate' and commit the result" >&2; exit 1; }
+	@for client in $(GENERATED_CLIENTS); do $(MAKE) -C $$client check-generated || exit 1; done
+
+# Each client's toolchain packages (npm, Go modules, Maven), from its own manifest and lock.
+clients-install: install
+	@for client in $(CLIENTS); do $(MAKE) -C $$client install || exit 1; done
+
+# The clients, their conformance runners and examples, built for the tests.
+clients: clients-install
+	@for client in $(CLIENTS); do $(MAKE) -C $$client build || exit 1; done
+
+# Each client's own unit tests.
+clients-test: clients
+	@for client in $(CLIENTS); do $(MAKE) -C $$client test || exit 1; done
 
 proto-check: install
 	$(VENV)/bin/buf lint
@@ -43,10 +63,10 @@ lint: install
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-pytest: install
+pytest: install clients
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
-test: proto-check check-generated lint pytest
+test: proto-check check-generated lint clients-test pytest
 
 # Explores with fresh random seeds, FUZZ_EXAMPLES cases per test (500: about ten
 # minutes on 2 cores), where `make test` replays fixed ones. Every case it finds
@@ -62,3 +82,4 @@ bench: install
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	@for client in $(CLIENTS); do $(MAKE) -C $$client clean || exit 1; done
