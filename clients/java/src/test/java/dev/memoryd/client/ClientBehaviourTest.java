@@ -1,0 +1,302 @@
+package dev.memoryd.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.Any;
+import com.google.rpc.BadRequest;
+import com.google.rpc.ErrorInfo;
+import dev.memoryd.v1.CreateMemoryRequest;
+import dev.memoryd.v1.CreateMemoryResponse;
+import dev.memoryd.v1.ListMemoriesRequest;
+import dev.memoryd.v1.ListMemoriesResponse;
+import dev.memoryd.v1.Memory;
+import dev.memoryd.v1.MemoryServiceGrpc;
+import dev.memoryd.v1.PreloadContext;
+import dev.memoryd.v1.PreloadDone;
+import dev.memoryd.v1.PreloadRequest;
+import dev.memoryd.v1.PreloadResponse;
+import dev.memoryd.v1.SearchMemoriesRequest;
+import dev.memoryd.v1.SearchMemoriesResponse;
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.StreamObserver;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The client's own behaviour against a scripted in-process server. */
+class ClientBehaviourTest {
+  private static final Metadata.Key<String> TRACEPARENT =
+      Metadata.Key.of("traceparent", Metadata.ASCII_STRING_MARSHALLER);
+
+  /** A MemoryService that records what it is sent and answers as each test scripts it. */
+  static final class FakeService extends MemoryServiceGrpc.MemoryServiceImplBase {
+    final List<CreateMemoryRequest> creates = new CopyOnWriteArrayList<>();
+    final List<SearchMemoriesRequest> searches = new CopyOnWriteArrayList<>();
+    final List<PreloadRequest> preloads = new CopyOnWriteArrayList<>();
+    final AtomicInteger unavailableFirst = new AtomicInteger();
+    volatile CountDownLatch holdCreates = new CountDownLatch(0);
+    final AtomicInteger tokens = new AtomicInteger();
+
+    @Override
+    public void createMemory(CreateMemoryRequest request, StreamObserver<CreateMemoryResponse> out) {
+      creates.add(request);
+      if (unavailableFirst.getAndDecrement() > 0) {
+        out.onError(Status.UNAVAILABLE.withDescription("try again").asRuntimeException());
+        return;
+      }
+      try {
+        holdCreates.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      out.onNext(CreateMemoryResponse.newBuilder().setWriteToken("t" + tokens.incrementAndGet()).build());
+      out.onCompleted();
+    }
+
+    @Override
+    public void searchMemories(SearchMemoriesRequest request, StreamObserver<SearchMemoriesResponse> out) {
+      searches.add(request);
+      if (request.getConsistencyToken().equals("refused")) {
+        out.onError(refusedToken());
+        return;
+      }
+      out.onNext(SearchMemoriesResponse.getDefaultInstance());
+      out.onCompleted();
+    }
+
+    @Override
+    public void listMemories(ListMemoriesRequest request, StreamObserver<ListMemoriesResponse> out) {
+      int page = request.getPageToken().isEmpty() ? 0 : Integer.parseInt(request.getPageToken());
+      ListMemoriesResponse.Builder response = ListMemoriesResponse.newBuilder();
+      for (int i = 0; i < request.getPageSize() && page * request.getPageSize() + i < 5; i++) {
+        response.addMemories(Memory.newBuilder().setId("m" + (page * request.getPageSize() + i)));
+      }
+      if ((page + 1) * request.getPageSize() < 5) {
+        response.setNextPageToken(String.valueOf(page + 1));
+      }
+      out.onNext(response.build());
+      out.onCompleted();
+    }
+
+    @Override
+    public void preload(PreloadRequest request, StreamObserver<PreloadResponse> out) {
+      preloads.add(request);
+      if (request.getConsistencyToken().equals("refused")) {
+        out.onError(refusedToken());
+        return;
+      }
+      if (request.getQuery().isEmpty()) {
+        out.onError(StatusProto.toStatusRuntimeException(com.google.rpc.Status.newBuilder()
+            .setCode(Status.Code.INVALID_ARGUMENT.value()).setMessage("no query")
+            .addDetails(Any.pack(ErrorInfo.newBuilder().setDomain("memoryd").setReason("INVALID_ARGUMENT").build()))
+            .build()));
+        return;
+      }
+      out.onNext(PreloadResponse.newBuilder()
+          .setContext(PreloadContext.newBuilder().setText("[Long-term Memory Context]")).build());
+      out.onNext(PreloadResponse.newBuilder().setDone(PreloadDone.newBuilder().setEtag("e1")).build());
+      out.onCompleted();
+    }
+
+    private static RuntimeException refusedToken() {
+      return StatusProto.toStatusRuntimeException(com.google.rpc.Status.newBuilder()
+          .setCode(Status.Code.INVALID_ARGUMENT.value())
+          .setMessage("unknown consistency_token")
+          .addDetails(Any.pack(ErrorInfo.newBuilder().setDomain("memoryd").setReason("INVALID_ARGUMENT").build()))
+          .addDetails(Any.pack(BadRequest.newBuilder().addFieldViolations(
+              BadRequest.FieldViolation.newBuilder().setField("consistency_token")).build()))
+          .build());
+    }
+  }
+
+  private final FakeService service = new FakeService();
+  private final List<Metadata> headers = new CopyOnWriteArrayList<>();
+  private Server server;
+  private MemorydClient client;
+
+  @BeforeAll
+  static void installPropagator() {
+    GlobalOpenTelemetry.set(OpenTelemetry.propagating(
+        ContextPropagators.create(W3CTraceContextPropagator.getInstance())));
+  }
+
+  @BeforeEach
+  void start() throws Exception {
+    String name = InProcessServerBuilder.generateName();
+    ServerInterceptor recorder = new ServerInterceptor() {
+      @Override
+      public <Q, R> ServerCall.Listener<Q> interceptCall(
+          ServerCall<Q, R> call, Metadata metadata, ServerCallHandler<Q, R> next) {
+        headers.add(metadata);
+        return next.startCall(call, metadata);
+      }
+    };
+    server = InProcessServerBuilder.forName(name).executor(java.util.concurrent.Executors.newCachedThreadPool())
+        .addService(ServerInterceptors.intercept(service, recorder)).build().start();
+    client = MemorydClient.builder()
+        .target("memoryd.test:50051")
+        .bearerToken("k1")
+        .timeout(Duration.ofSeconds(5))
+        .retryBackoff(Duration.ofMillis(10), Duration.ofMillis(20))
+        .channelBuilder((target, credentials) -> InProcessChannelBuilder.forName(name))
+        .build();
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    server.shutdownNow();
+  }
+
+  private static CreateMemoryRequest create(String user) {
+    return CreateMemoryRequest.newBuilder().setMemory(Memory.newBuilder().setContent("c")
+        .setScope(dev.memoryd.v1.Scope.newBuilder().setUserId(user))).build();
+  }
+
+  private static SearchMemoriesRequest search(String user) {
+    return SearchMemoriesRequest.newBuilder().setQuery("q")
+        .setScope(dev.memoryd.v1.Scope.newBuilder().setUserId(user)).build();
+  }
+
+  @Test
+  void writesGetARequestIdThatRetriesOnUnavailableKeep() {
+    service.unavailableFirst.set(1);
+    client.createMemory(create("u1"));
+    assertEquals(2, service.creates.size(), "one retry after UNAVAILABLE");
+    String requestId = service.creates.get(0).getRequestId();
+    assertEquals(36, requestId.length());
+    assertEquals(requestId, service.creates.get(1).getRequestId());
+
+    client.createMemory(create("u1").toBuilder().setRequestId("mine").build());
+    assertEquals("mine", service.creates.get(2).getRequestId());
+  }
+
+  @Test
+  void everyCallCarriesCredentialsAndTraceContextAndNoRequestIdHeader() {
+    SpanContext span = SpanContext.create("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7",
+        TraceFlags.getSampled(), TraceState.getDefault());
+    try (Scope ignored = Span.wrap(span).makeCurrent()) {
+      client.searchMemories(search("u1"));
+    }
+    Metadata sent = headers.get(0);
+    assertEquals("Bearer k1", sent.get(MemorydInterceptor.AUTHORIZATION));
+    assertFalse(sent.containsKey(Metadata.Key.of("x-request-id", Metadata.ASCII_STRING_MARSHALLER)),
+        "the server reads no x-request-id");
+    assertEquals("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", sent.get(TRACEPARENT));
+  }
+
+  @Test
+  void readsCarryTheNewestTokenOfTheirScopeUnlessTheCallerSetOne() {
+    client.createMemory(create("u1"));
+    client.createMemory(create("u1"));
+    client.createMemory(create("u2"));
+    client.searchMemories(search("u1"));
+    client.searchMemories(search("u3"));
+    client.searchMemories(search("u2").toBuilder().setConsistencyToken("caller").build());
+    assertEquals(List.of("t2", "", "caller"),
+        service.searches.stream().map(SearchMemoriesRequest::getConsistencyToken).collect(Collectors.toList()));
+  }
+
+  @Test
+  void aRefusedTokenIsForgottenAndTheReadSentAgainWithoutIt() {
+    client.scopeWrites().note(dev.memoryd.v1.Scope.newBuilder().setUserId("u1").build(), "refused");
+    client.searchMemories(search("u1"));
+    client.searchMemories(search("u1"));
+    assertEquals(List.of("refused", "", ""),
+        service.searches.stream().map(SearchMemoriesRequest::getConsistencyToken).collect(Collectors.toList()));
+
+    client.scopeWrites().note(dev.memoryd.v1.Scope.newBuilder().setUserId("u1").build(), "refused");
+    PreloadRequest preload = PreloadRequest.newBuilder().setQuery("q")
+        .setUserScope(dev.memoryd.v1.Scope.newBuilder().setUserId("u1")).build();
+    assertEquals("[Long-term Memory Context]", client.preloadContext(preload));
+    assertEquals(List.of("refused", ""),
+        service.preloads.stream().map(PreloadRequest::getConsistencyToken).collect(Collectors.toList()));
+    // A token the caller set is the caller's: its refusal is the caller's error.
+    InvalidArgumentException refused = assertThrows(InvalidArgumentException.class,
+        () -> client.searchMemories(search("u1").toBuilder().setConsistencyToken("refused").build()));
+    assertEquals("consistency_token", refused.fieldViolations().get(0).field());
+  }
+
+  @Test
+  void aReadWaitsForTheClientsWriteInFlightIntoItsScope() throws Exception {
+    service.holdCreates = new CountDownLatch(1);
+    CompletableFuture<CreateMemoryResponse> write =
+        CompletableFuture.supplyAsync(() -> client.createMemory(create("u1")));
+    while (service.creates.isEmpty()) {
+      Thread.sleep(5);
+    }
+    // Another scope does not wait.
+    client.searchMemories(search("u2"));
+    // This scope waits, within the read's deadline.
+    assertThrows(WriteInFlightException.class,
+        () -> client.withTimeout(Duration.ofMillis(100)).searchMemories(search("u1")));
+    CompletableFuture<SearchMemoriesResponse> read =
+        CompletableFuture.supplyAsync(() -> client.searchMemories(search("u1")));
+    Thread.sleep(100);
+    assertFalse(read.isDone());
+    service.holdCreates.countDown();
+    write.get(5, TimeUnit.SECONDS);
+    read.get(5, TimeUnit.SECONDS);
+    assertEquals("t1", service.searches.get(service.searches.size() - 1).getConsistencyToken());
+  }
+
+  @Test
+  void listAllPagesThroughEveryMemory() {
+    ListMemoriesRequest request = ListMemoriesRequest.newBuilder().setPageSize(2)
+        .setScope(dev.memoryd.v1.Scope.newBuilder().setUserId("u1")).build();
+    assertEquals(List.of("m0", "m1", "m2", "m3", "m4"),
+        client.listAll(request).map(Memory::getId).collect(Collectors.toList()));
+  }
+
+  @Test
+  void preloadStreamsEventsAndThrowsTypedErrors() {
+    PreloadRequest request = PreloadRequest.newBuilder().setQuery("q")
+        .setUserScope(dev.memoryd.v1.Scope.newBuilder().setUserId("u1")).build();
+    List<PreloadResponse> events = client.preload(request).collect(Collectors.toList());
+    assertEquals(2, events.size());
+    assertTrue(events.get(1).hasDone());
+    MemorydException error = assertThrows(MemorydException.class,
+        () -> client.preload(request.toBuilder().clearQuery().build()).forEach(event -> { }));
+    assertInstanceOf(InvalidArgumentException.class, error);
+    assertEquals("INVALID_ARGUMENT", error.reason());
+  }
+
+  @Test
+  void aViewHasItsOwnDeadlineAndLeavesTheChannelOpen() {
+    MemorydClient view = client.withTimeout(Duration.ofMillis(250));
+    assertEquals(Duration.ofMillis(250), view.readTimeout());
+    view.close();
+    client.searchMemories(search("u1"));
+  }
+}
