@@ -126,6 +126,7 @@ class Run:
     scenario: Mapping[str, Any]
     targets: Mapping[str, str]
     runners: dict[str, Runner]
+    credentials: Credentials
     variables: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -149,16 +150,18 @@ class Run:
                     f"{self.scenario['name']}: step {index} ({step['call']}, {speaker}): {failure}"
                 ) from None
 
-    def _connect(self, runner: Runner, connect: Mapping[str, Any]) -> None:
+    def _connect(self, runner: Runner, step_connect: Mapping[str, Any]) -> None:
+        connect = {**self.scenario.get("connect", {}), **step_connect}
         server = self.scenario.get("server", "default")
-        runner.ask(
-            {
-                "op": "connect",
-                "target": self.targets[server],
-                "token": connect.get("token"),
-                "timeout_ms": connect.get("timeout_ms", 10_000),
-            }
-        )
+        message: dict[str, Any] = {
+            "op": "connect",
+            "target": self.targets[server],
+            "token": connect.get("token"),
+            "timeout_ms": connect.get("timeout_ms", 10_000),
+        }
+        if connect.get("tls"):
+            message["tls"] = self.credentials.tls(connect["tls"])
+        runner.ask(message)
 
     def _step(self, runner: Runner, step: Mapping[str, Any]) -> None:
         message: dict[str, Any] = {
@@ -292,6 +295,22 @@ def _matches(expected: Any, actual: Any) -> bool:
     except StepFailed:
         return False
     return True
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """The PEM material scenarios name: ``authorities`` by name (the servers'
+    own is "test-ca"), ``clients`` (certificate and key) by name."""
+
+    authorities: Mapping[str, str]
+    clients: Mapping[str, tuple[str, str]]
+
+    def tls(self, wanted: Mapping[str, Any]) -> dict[str, str]:
+        """The connect op's ``tls``: {"ca": PEM, "cert": PEM, "key": PEM} as named."""
+        tls = {"ca": self.authorities[wanted["ca"]]}
+        if wanted.get("client"):
+            tls["cert"], tls["key"] = self.clients[wanted["client"]]
+        return tls
 
 
 def api_key_env() -> dict[str, str]:

@@ -31,11 +31,21 @@ class Runner:
     def __init__(self) -> None:
         self._client: MemorydClient | None = None
 
-    def connect(self, target: str, token: str | None, timeout_ms: int) -> None:
+    def connect(
+        self, target: str, token: str | None, timeout_ms: int, tls: dict[str, str] | None
+    ) -> None:
         self.close()
         seconds = timeout_ms / 1000
+        secure: dict[str, Any] = {}
+        if tls:
+            secure = {
+                "tls": True,
+                "root_certificates": tls["ca"].encode(),
+                "certificate_chain": tls["cert"].encode() if "cert" in tls else None,
+                "private_key": tls["key"].encode() if "key" in tls else None,
+            }
         self._client = MemorydClient(
-            target, token=token, read_timeout=seconds, write_timeout=seconds
+            target, token=token, read_timeout=seconds, write_timeout=seconds, **secure
         )
 
     def close(self) -> None:
@@ -115,7 +125,12 @@ def main() -> int:
         try:
             match message["op"]:
                 case "connect":
-                    runner.connect(message["target"], message.get("token"), message["timeout_ms"])
+                    runner.connect(
+                        message["target"],
+                        message.get("token"),
+                        message["timeout_ms"],
+                        message.get("tls"),
+                    )
                     answer = {"ok": True}
                 case "call":
                     answer = runner.call(
