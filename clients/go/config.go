@@ -117,13 +117,33 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Token != "" && (strings.TrimSpace(c.Token) != c.Token || strings.ContainsAny(c.Token, "\r\n")) {
 		problems = append(problems, "Token must be a single line without surrounding spaces; did you read it from a file without trimming it?")
 	}
-	if c.TLS != nil && (len(c.TLS.ClientCert) == 0) != (len(c.TLS.ClientKey) == 0) {
-		problems = append(problems, "mutual TLS needs both TLS.ClientCert and TLS.ClientKey (PEM); set both or neither")
+	if c.TLS != nil {
+		problems = append(problems, c.TLS.problems()...)
 	}
 	if len(problems) > 0 {
 		return c, fmt.Errorf("memoryd: invalid Config: %s", strings.Join(problems, "; "))
 	}
 	return c, nil
+}
+
+// problems says what is wrong with the PEM material, one entry per mistake.
+func (t *TLSConfig) problems() []string {
+	var problems []string
+	if len(t.CACert) > 0 && !x509.NewCertPool().AppendCertsFromPEM(t.CACert) {
+		problems = append(problems, "TLS.CACert holds no PEM certificate; pass the CA file's contents, not its path")
+	}
+	switch {
+	case (len(t.ClientCert) == 0) != (len(t.ClientKey) == 0):
+		problems = append(problems, "mutual TLS needs both TLS.ClientCert and TLS.ClientKey (PEM); set both or neither")
+	case len(t.ClientCert) > 0:
+		if _, err := tls.X509KeyPair(t.ClientCert, t.ClientKey); err != nil {
+			problems = append(problems, fmt.Sprintf("TLS.ClientCert and TLS.ClientKey are not a PEM certificate and its private key: %v", err))
+		}
+	}
+	if strings.ContainsAny(t.ServerName, " \t\r\n") {
+		problems = append(problems, fmt.Sprintf("TLS.ServerName %q contains spaces; pass the name in the server's certificate", t.ServerName))
+	}
+	return problems
 }
 
 // serviceConfig returns the gRPC service config (JSON) with the retry policy

@@ -32,6 +32,15 @@ type message struct {
 	TimeoutMS *int64          `json:"timeout_ms"`
 	RPC       string          `json:"rpc"`
 	Request   json.RawMessage `json:"request"`
+	TLS       *tlsMaterial    `json:"tls"`
+}
+
+// tlsMaterial is a connect's "tls": the PEM of the one CA to trust and, for
+// mutual TLS, of the client's certificate and key.
+type tlsMaterial struct {
+	CA   string `json:"ca"`
+	Cert string `json:"cert"`
+	Key  string `json:"key"`
 }
 
 // answer is one answer line; the fields not set are left out.
@@ -73,6 +82,17 @@ func (r *runner) connect(m message) error {
 	}
 	if m.TimeoutMS != nil {
 		config.DefaultTimeout = time.Duration(*m.TimeoutMS) * time.Millisecond
+	}
+	if m.TLS != nil {
+		if m.TLS.CA == "" {
+			// An empty CA would mean the system roots, not "trust only this CA".
+			return errors.New(`connect: "tls" has no "ca"`)
+		}
+		config.TLS = &memoryd.TLSConfig{
+			CACert:     []byte(m.TLS.CA),
+			ClientCert: []byte(m.TLS.Cert),
+			ClientKey:  []byte(m.TLS.Key),
+		}
 	}
 	client, err := memoryd.NewClient(config)
 	if err != nil {
