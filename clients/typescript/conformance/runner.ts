@@ -38,6 +38,7 @@ import {
   createMemorydClient,
   type CallOptions,
   type MemorydClient,
+  type TlsOptions,
 } from "../src/index.js";
 
 type Json = { [key: string]: JsonValue };
@@ -104,9 +105,9 @@ const UNARY: Record<string, Unary> = {
 class Runner {
   private client: MemorydClient | undefined;
 
-  connect(target: string, token: string | null | undefined, timeoutMs: number): void {
+  connect(target: string, token: string | null | undefined, timeoutMs: number, tls: TlsOptions | undefined): void {
     this.close();
-    this.client = createMemorydClient({ address: target, token: token ?? undefined, timeoutMs });
+    this.client = createMemorydClient({ address: target, token: token ?? undefined, timeoutMs, tls });
   }
 
   close(): void {
@@ -170,10 +171,41 @@ class Runner {
   }
 }
 
+/**
+ * The connect op's `tls` ({"ca": PEM, "cert": PEM, "key": PEM}) as the
+ * wrapper's TLS options: trust only that CA, and present the client
+ * certificate and key when given (mutual TLS). Absent or null: plaintext.
+ */
+function tlsOf(tls: JsonValue | undefined): TlsOptions | undefined {
+  if (tls === undefined || tls === null) {
+    return undefined;
+  }
+  if (typeof tls !== "object" || Array.isArray(tls)) {
+    throw new Fault(`tls must be an object {ca, cert?, key?}, not ${JSON.stringify(tls)}`);
+  }
+  const options: TlsOptions = {};
+  for (const name of ["ca", "cert", "key"] as const) {
+    const pem = tls[name];
+    if (pem === undefined || pem === null) {
+      continue;
+    }
+    if (typeof pem !== "string") {
+      throw new Fault(`tls.${name} must be PEM text`);
+    }
+    options[name] = pem;
+  }
+  return options;
+}
+
 async function answer(runner: Runner, message: Json): Promise<Json> {
   switch (message["op"]) {
     case "connect":
-      runner.connect(String(message["target"]), message["token"] as string | null, Number(message["timeout_ms"]));
+      runner.connect(
+        String(message["target"]),
+        message["token"] as string | null,
+        Number(message["timeout_ms"]),
+        tlsOf(message["tls"]),
+      );
       return { ok: true };
     case "call": {
       const timeoutMs = message["timeout_ms"];

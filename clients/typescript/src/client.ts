@@ -12,8 +12,7 @@ import {
   type MessageShape,
 } from "@bufbuild/protobuf";
 import { createClient, type CallOptions as ConnectCallOptions, type Client, type Interceptor } from "@connectrpc/connect";
-import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
-import type { SecureClientSessionOptions } from "node:http2";
+import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { Memory } from "./gen/memoryd/v1/memory_pb.js";
 import {
   BatchCreateMemoriesRequestSchema,
@@ -59,6 +58,7 @@ import {
 } from "./interceptors.js";
 import { resolveOptions, type MemorydClientOptions, type ResolvedOptions } from "./options.js";
 import { forgetKeys, readsOf, scopeKeys, type Keys, type ScopeIds } from "./scope-keys.js";
+import { GrpcSessionManager, connectionFailures, sessionOptions } from "./transport.js";
 
 /** Options of one call. */
 export interface CallOptions {
@@ -263,29 +263,24 @@ export function createMemorydClient(options: MemorydClientOptions = {}): Memoryd
   const resolved = resolveOptions(options);
   const writes = new ScopeWrites(resolved.maxScopes);
   const baseUrl = `${resolved.tls ? "https" : "http"}://${resolved.address}`;
-  const nodeOptions: SecureClientSessionOptions = {};
-  if (resolved.tls) {
-    const { ca, cert, key, serverName } = resolved.tls;
-    Object.assign(nodeOptions, {
-      ...(ca !== undefined ? { ca } : {}),
-      ...(cert !== undefined ? { cert } : {}),
-      ...(key !== undefined ? { key } : {}),
-      ...(serverName !== undefined ? { servername: serverName } : {}),
-    });
-  }
+  // The http2 session options (TLS: ca, cert, key, the name to verify) go to
+  // the session manager, which makes the connections; the transport's own
+  // nodeOptions are only used when it makes its own manager.
+  const nodeOptions = sessionOptions(resolved.tls);
   const interceptors: Interceptor[] = [requestIdHeader()];
   if (resolved.token !== undefined) {
     interceptors.push(bearerToken(resolved.token));
   }
-  interceptors.push(traceContext(), retryOnUnavailable(resolved), ...resolved.interceptors);
+  // connectionFailures() is innermost, so retries and the caller's interceptors
+  // see a failed connection or TLS handshake as UNAVAILABLE, as gRPC reports it.
+  interceptors.push(traceContext(), retryOnUnavailable(resolved), ...resolved.interceptors, connectionFailures());
 
-  let sessionManager = new Http2SessionManager(baseUrl, {}, nodeOptions);
+  let sessionManager = new GrpcSessionManager(baseUrl, {}, nodeOptions);
   let raw = createRaw();
   function createRaw(): Client<typeof MemoryService> {
     const transport = createGrpcTransport({
       baseUrl,
       sessionManager,
-      nodeOptions,
       interceptors,
       defaultTimeoutMs: resolved.timeoutMs,
     });
@@ -472,7 +467,7 @@ export function createMemorydClient(options: MemorydClientOptions = {}): Memoryd
 
     close() {
       sessionManager.abort();
-      sessionManager = new Http2SessionManager(baseUrl, {}, nodeOptions);
+      sessionManager = new GrpcSessionManager(baseUrl, {}, nodeOptions);
       raw = createRaw();
     },
   };

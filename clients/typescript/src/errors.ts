@@ -47,6 +47,7 @@ import {
   ResourceInfoSchema,
   RetryInfoSchema,
 } from "./gen/google/rpc/error_details_pb.js";
+import { connectionFailure } from "./transport.js";
 
 /** The ErrorInfo domain of memoryd's reasons; a reason of another domain is not ours. */
 export const ERROR_DOMAIN = "memoryd";
@@ -331,14 +332,16 @@ export function errorFromStatus(status: Status): MemorydError {
 }
 
 /**
- * The typed error of anything a call threw: a MemorydError as it is, a
- * ConnectError (or any other error) by its code, ErrorInfo reason and details.
+ * The typed error of anything a call threw: a MemorydError as it is, a failed
+ * or broken connection (a refused socket, a failed TLS handshake, an untrusted
+ * server certificate) as UnavailableError, a ConnectError (or any other error)
+ * by its code, ErrorInfo reason and details.
  */
 export function toMemorydError(error: unknown): MemorydError {
   if (error instanceof MemorydError) {
     return error;
   }
-  const connectError = ConnectError.from(error);
+  const connectError = connectionFailure(error) ?? ConnectError.from(error);
   const details: StatusDetail[] = [];
   for (const detail of connectError.details) {
     if ("type" in detail) {
