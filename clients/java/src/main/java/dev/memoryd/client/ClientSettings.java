@@ -2,19 +2,21 @@ package dev.memoryd.client;
 
 import io.grpc.ClientInterceptor;
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The validated options of a client (see {@link MemorydClientBuilder} for each one). */
+/**
+ * The validated options of a client (see {@link MemorydClientBuilder} for each one). The TLS
+ * material is PEM bytes (read from the files when given as files); null when not set.
+ */
 record ClientSettings(
     String target,
     boolean tls,
-    Path trustCertificates,
-    Path clientCertificateChain,
-    Path clientPrivateKey,
+    byte[] trustCertificates,
+    byte[] clientCertificateChain,
+    byte[] clientPrivateKey,
     String token,
     Duration readTimeout,
     Duration writeTimeout,

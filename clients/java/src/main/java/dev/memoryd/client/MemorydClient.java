@@ -30,6 +30,7 @@ import io.grpc.ClientInterceptor;
 import io.grpc.ClientInterceptors;
 import io.grpc.Context;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.Iterator;
@@ -77,6 +78,10 @@ import java.util.stream.StreamSupport;
 public final class MemorydClient implements AutoCloseable {
   /** The fully qualified service name. */
   public static final String SERVICE = "memoryd.v1.MemoryService";
+
+  /** The first and the longest pause between waitForWrite's polls. */
+  static final Duration WAIT_POLL_START = Duration.ofMillis(5);
+  static final Duration WAIT_POLL_MAX = Duration.ofMillis(200);
 
   private static final String REQUEST_ID = "request_id";
   private static final String CONSISTENCY_TOKEN = "consistency_token";
@@ -239,6 +244,56 @@ public final class MemorydClient implements AutoCloseable {
   public GetWriteStatusResponse getWriteStatus(GetWriteStatusRequest request) {
     Objects.requireNonNull(request, "request");
     return call(MemoryServiceBlockingStub::getWriteStatus, request, deadlineAfter(readTimeout));
+  }
+
+  /**
+   * Polls GetWriteStatus until the write of {@code writeToken} (from a write's response, e.g.
+   * one in {@code WRITE_MODE_ASYNC}) is APPLIED, and returns that status. The pause between
+   * polls starts at 5 ms and doubles up to 200 ms. The whole wait has the write timeout as its
+   * deadline (a {@link #withTimeout} view gives another: {@code
+   * client.withTimeout(Duration.ofSeconds(30)).waitForWrite(token)}).
+   *
+   * @throws MemorydException if the write FAILED: the class of the write's own error (as the
+   *     RPC would have failed in WRITE_MODE_SYNC), its {@link MemorydException#writeToken()}
+   *     the token; {@link DeadlineExceededException} if the write is still pending at the
+   *     deadline; or the error of a GetWriteStatus call ({@link UnknownWriteTokenException} for
+   *     a token the server does not know)
+   */
+  public GetWriteStatusResponse waitForWrite(String writeToken) {
+    Objects.requireNonNull(writeToken, "writeToken");
+    long deadline = deadlineAfter(writeTimeout);
+    GetWriteStatusRequest request = GetWriteStatusRequest.newBuilder().setWriteToken(writeToken).build();
+    long pauseNanos = WAIT_POLL_START.toNanos();
+    while (true) {
+      if (deadline - System.nanoTime() <= 0) {
+        throw stillPending(writeToken);
+      }
+      GetWriteStatusResponse status = call(MemoryServiceBlockingStub::getWriteStatus, request, deadline);
+      switch (status.getState()) {
+        case WRITE_STATE_APPLIED:
+          return status;
+        case WRITE_STATE_FAILED:
+          throw MemorydException.ofFailedWrite(writeToken, status.hasError() ? status.getError() : null);
+        default:
+          break;
+      }
+      if (System.nanoTime() + pauseNanos >= deadline) {
+        throw stillPending(writeToken);
+      }
+      try {
+        TimeUnit.NANOSECONDS.sleep(pauseNanos);
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        throw MemorydException.create(MemorydException.Details.of(
+            Status.Code.CANCELLED, "", "interrupted while waiting for write " + writeToken));
+      }
+      pauseNanos = Math.min(pauseNanos * 2, WAIT_POLL_MAX.toNanos());
+    }
+  }
+
+  private static MemorydException stillPending(String writeToken) {
+    return MemorydException.create(MemorydException.Details.of(
+        Status.Code.DEADLINE_EXCEEDED, "", "write " + writeToken + " is still pending"));
   }
 
   /**

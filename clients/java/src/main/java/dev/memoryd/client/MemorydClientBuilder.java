@@ -7,7 +7,9 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.TlsChannelCredentials;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +25,8 @@ import java.util.function.BiFunction;
  *   <caption>Options and defaults</caption>
  *   <tr><th>option</th><th>default</th></tr>
  *   <tr><td>{@link #target}</td><td>{@code localhost:50051}</td></tr>
- *   <tr><td>{@link #tls}, {@link #trustCertificates}, {@link #clientCertificate}</td>
+ *   <tr><td>{@link #tls}, {@link #trustCertificates}, {@link #clientCertificate} (files or
+ *       PEM text)</td>
  *       <td>plaintext; with TLS, the system roots and no client certificate</td></tr>
  *   <tr><td>{@link #bearerToken} / {@link #apiKey}</td><td>no credentials</td></tr>
  *   <tr><td>{@link #readTimeout}, {@link #writeTimeout} ({@link #timeout} sets both)</td>
@@ -49,6 +52,9 @@ public final class MemorydClientBuilder {
   private Path trustCertificates;
   private Path clientCertificateChain;
   private Path clientPrivateKey;
+  private byte[] trustCertificatesPem;
+  private byte[] clientCertificateChainPem;
+  private byte[] clientPrivateKeyPem;
   private String token;
   private int credentialsSet;
   private Duration readTimeout = DEFAULT_TIMEOUT;
@@ -89,6 +95,38 @@ public final class MemorydClientBuilder {
     this.clientCertificateChain = certificateChainPem;
     this.clientPrivateKey = privateKeyPem;
     return this;
+  }
+
+  /**
+   * The CAs to trust instead of the system roots, as PEM text ({@code -----BEGIN
+   * CERTIFICATE-----} blocks); needs {@code tls(true)}. Instead of {@link
+   * #trustCertificates(Path)}, not with it.
+   */
+  public MemorydClientBuilder trustCertificates(byte[] caPem) {
+    this.trustCertificatesPem = caPem == null ? null : caPem.clone();
+    return this;
+  }
+
+  /** As {@link #trustCertificates(byte[])}, the PEM text as a String. */
+  public MemorydClientBuilder trustCertificates(String caPem) {
+    return trustCertificates(caPem == null ? null : caPem.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * This client's certificate chain and private key (PKCS#8) as PEM text, for mutual TLS;
+   * needs {@code tls(true)}. Instead of {@link #clientCertificate(Path, Path)}, not with it.
+   */
+  public MemorydClientBuilder clientCertificate(byte[] certificateChainPem, byte[] privateKeyPem) {
+    this.clientCertificateChainPem = certificateChainPem == null ? null : certificateChainPem.clone();
+    this.clientPrivateKeyPem = privateKeyPem == null ? null : privateKeyPem.clone();
+    return this;
+  }
+
+  /** As {@link #clientCertificate(byte[], byte[])}, the PEM text as Strings. */
+  public MemorydClientBuilder clientCertificate(String certificateChainPem, String privateKeyPem) {
+    return clientCertificate(
+        certificateChainPem == null ? null : certificateChainPem.getBytes(StandardCharsets.UTF_8),
+        privateKeyPem == null ? null : privateKeyPem.getBytes(StandardCharsets.UTF_8));
   }
 
   /** A token sent as {@code authorization: Bearer <token>} on every call (e.g. a JWT). */
@@ -215,12 +253,25 @@ public final class MemorydClientBuilder {
           "the token starts with 'Bearer '; pass the token alone, the client adds the prefix");
     }
     boolean material = trustCertificates != null || clientCertificateChain != null
-        || clientPrivateKey != null;
+        || clientPrivateKey != null || trustCertificatesPem != null
+        || clientCertificateChainPem != null || clientPrivateKeyPem != null;
     if (material && !tls) {
       throw new IllegalArgumentException(
           "certificates were given but TLS is off; call tls(true) to use them");
     }
-    if ((clientCertificateChain == null) != (clientPrivateKey == null)) {
+    if (trustCertificates != null && trustCertificatesPem != null) {
+      throw new IllegalArgumentException(
+          "the trusted CAs were given both as a file and as PEM text; pass only one of them");
+    }
+    boolean pemPair = clientCertificateChainPem != null || clientPrivateKeyPem != null;
+    boolean filePair = clientCertificateChain != null || clientPrivateKey != null;
+    if (pemPair && filePair) {
+      throw new IllegalArgumentException(
+          "the client certificate was given both as files and as PEM text; pass only one of "
+              + "them to clientCertificate(chain, key)");
+    }
+    if ((clientCertificateChain == null) != (clientPrivateKey == null)
+        || (clientCertificateChainPem == null) != (clientPrivateKeyPem == null)) {
       throw new IllegalArgumentException(
           "mutual TLS needs both the certificate chain and the private key; pass both to "
               + "clientCertificate(chain, key)");
@@ -231,10 +282,35 @@ public final class MemorydClientBuilder {
             "cannot read " + pem.toAbsolutePath() + "; pass the path of an existing PEM file");
       }
     }
+    byte[] ca = trustCertificatesPem != null ? trustCertificatesPem : read(trustCertificates);
+    byte[] chain =
+        clientCertificateChainPem != null ? clientCertificateChainPem : read(clientCertificateChain);
+    byte[] key = clientPrivateKeyPem != null ? clientPrivateKeyPem : read(clientPrivateKey);
+    if (ca != null) {
+      Pem.certificates("the trusted CAs", ca);
+    }
+    if (chain != null) {
+      Pem.checkKeyPair(Pem.certificates("the client certificate chain", chain), key);
+    }
     return new ClientSettings(
-        target, tls, trustCertificates, clientCertificateChain, clientPrivateKey,
+        target, tls, ca, chain, key,
         credentialsSet == 1 ? token : null, readTimeout, writeTimeout, maxAttempts,
         initialBackoff, maxBackoff, List.copyOf(interceptors));
+  }
+
+  /** A PEM file's bytes (null for no file). */
+  private static byte[] read(Path pem) {
+    if (pem == null) {
+      return null;
+    }
+    try {
+      return Files.readAllBytes(pem);
+    } catch (IOException unreadable) {
+      throw new IllegalArgumentException(
+          "cannot read " + pem.toAbsolutePath() + " (" + unreadable.getMessage()
+              + "); pass the path of an existing PEM file",
+          unreadable);
+    }
   }
 
   static void requirePositive(String name, Duration duration) {
@@ -276,18 +352,21 @@ public final class MemorydClientBuilder {
     if (!settings.tls()) {
       return InsecureChannelCredentials.create();
     }
+    // The material was checked by validate(); Netty (grpc-netty-shaded) builds its SslContext
+    // from these PEM bytes, trusting only these CAs when given.
     TlsChannelCredentials.Builder tls = TlsChannelCredentials.newBuilder();
     try {
       if (settings.trustCertificates() != null) {
-        tls.trustManager(settings.trustCertificates().toFile());
+        tls.trustManager(new ByteArrayInputStream(settings.trustCertificates()));
       }
       if (settings.clientCertificateChain() != null) {
         tls.keyManager(
-            settings.clientCertificateChain().toFile(), settings.clientPrivateKey().toFile());
+            new ByteArrayInputStream(settings.clientCertificateChain()),
+            new ByteArrayInputStream(settings.clientPrivateKey()));
       }
     } catch (IOException | IllegalArgumentException bad) {
       throw new IllegalArgumentException(
-          "cannot use the TLS files (" + bad.getMessage() + "); pass PEM certificates and a "
+          "cannot use the TLS material (" + bad.getMessage() + "); pass PEM certificates and a "
               + "PKCS#8 PEM private key",
           bad);
     }

@@ -97,6 +97,7 @@ public class MemorydException extends RuntimeException {
   }
 
   private final Details details;
+  private String writeToken = "";
 
   /** An error with these details; normally built by {@link #from}. */
   public MemorydException(Details details) {
@@ -144,6 +145,15 @@ public class MemorydException extends RuntimeException {
   /** The ErrorInfo metadata (e.g. size_bytes, incident). */
   public Map<String, String> metadata() {
     return details.metadata();
+  }
+
+  /**
+   * The write_token of the asynchronous write this error is the outcome of: set when {@link
+   * MemorydClient#waitForWrite} found the write FAILED (the error is then the write's own, as
+   * GetWriteStatus reported it); "" for the error of a call.
+   */
+  public String writeToken() {
+    return writeToken;
   }
 
   /** All of the above at once. */
@@ -214,6 +224,25 @@ public class MemorydException extends RuntimeException {
     Status.Code code = Status.fromCodeValue(status.getCode()).getCode();
     return create(
         new Details(code, reason, status.getMessage(), violations, retryAfter, resourceName, metadata));
+  }
+
+  /**
+   * The typed error of a write that FAILED when applied: the class of {@code error}'s reason
+   * (else code), its message prefixed with the write, {@link #writeToken()} set, and the
+   * error as the server reported it as the cause.
+   */
+  static MemorydException ofFailedWrite(String writeToken, com.google.rpc.Status error) {
+    MemorydException cause =
+        error == null || error.getCode() == Status.Code.OK.value()
+            ? create(Details.of(Status.Code.UNKNOWN, "", "the write failed without a status"))
+            : fromStatus(error);
+    Details d = cause.details();
+    MemorydException failed = create(new Details(
+        d.code(), d.reason(), "write " + writeToken + " failed: " + d.message(),
+        d.fieldViolations(), d.retryAfter(), d.resourceName(), d.metadata()));
+    failed.writeToken = writeToken;
+    failed.initCause(cause);
+    return failed;
   }
 
   /** The error of the class its details call for (see the class comment). */

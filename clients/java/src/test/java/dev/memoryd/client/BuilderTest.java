@@ -4,6 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -44,6 +50,79 @@ class BuilderTest {
     assertTrue(refusal(b -> b.trustCertificates(Path.of("ca.pem"))).contains("tls(true)"));
     assertTrue(refusal(b -> b.tls(true).clientCertificate(Path.of("c.pem"), null)).contains("both"));
     assertTrue(refusal(b -> b.tls(true).trustCertificates(Path.of("/no/such/ca.pem"))).contains("cannot read"));
+  }
+
+  /** A PEM file of the test PKI (src/test/resources/tls). */
+  static Path tlsFile(String name) {
+    try {
+      return Path.of(BuilderTest.class.getResource("/tls/" + name).toURI());
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static String tlsText(String name) {
+    try {
+      return Files.readString(tlsFile(name), StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void pemMaterialIsCheckedLikeFiles() {
+    String ca = tlsText("test-ca.pem");
+    String cert = tlsText("client.pem");
+    String key = tlsText("client-key.pem");
+    assertTrue(refusal(b -> b.trustCertificates(ca)).contains("tls(true)"));
+    assertTrue(refusal(b -> b.clientCertificate(cert, key)).contains("tls(true)"));
+    assertTrue(refusal(b -> b.tls(true).clientCertificate(cert, null)).contains("both"));
+    assertTrue(refusal(b -> b.tls(true).clientCertificate((byte[]) null, key.getBytes(StandardCharsets.US_ASCII)))
+        .contains("both"));
+    assertTrue(refusal(b -> b.tls(true).trustCertificates(tlsFile("test-ca.pem")).trustCertificates(ca))
+        .contains("pass only one"));
+    assertTrue(refusal(b -> b.tls(true).clientCertificate(tlsFile("client.pem"), tlsFile("client-key.pem"))
+        .clientCertificate(cert, key)).contains("pass only one"));
+    assertTrue(refusal(b -> b.tls(true).trustCertificates("")).contains("holds no certificate"));
+    assertTrue(refusal(b -> b.tls(true).trustCertificates(key)).contains("holds no certificate"));
+    assertTrue(refusal(b -> b.tls(true).trustCertificates(
+        "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n")).contains("not valid PEM"));
+    assertTrue(refusal(b -> b.tls(true).clientCertificate(cert, "")).contains("PKCS#8"));
+    assertTrue(refusal(b -> b.tls(true).clientCertificate(cert, cert)).contains("PKCS#8"));
+    assertTrue(refusal(b -> b.tls(true).clientCertificate(
+        cert, "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\n")).contains("not PKCS#8"));
+    assertTrue(refusal(b -> b.tls(true).clientCertificate(
+        cert, "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n"))
+        .contains("encrypted"));
+    assertTrue(refusal(b -> b.tls(true).clientCertificate(cert, tlsText("server-key.pem")))
+        .contains("does not belong to the client certificate"));
+    // The file options get the same checks.
+    assertTrue(refusal(b -> b.tls(true).trustCertificates(tlsFile("client-key.pem"))).contains("holds no certificate"));
+    assertTrue(refusal(b -> b.tls(true).clientCertificate(tlsFile("client.pem"), tlsFile("server-key.pem")))
+        .contains("does not belong"));
+  }
+
+  @Test
+  void goodPemMaterialPassesAsTextBytesOrFiles() {
+    byte[] ca = tlsText("test-ca.pem").getBytes(StandardCharsets.US_ASCII);
+    byte[] cert = tlsText("client.pem").getBytes(StandardCharsets.US_ASCII);
+    byte[] key = tlsText("client-key.pem").getBytes(StandardCharsets.US_ASCII);
+    ClientSettings fromText = MemorydClient.builder().tls(true).trustCertificates(tlsText("test-ca.pem"))
+        .clientCertificate(tlsText("client.pem"), tlsText("client-key.pem")).validate();
+    ClientSettings fromFiles = MemorydClient.builder().tls(true).trustCertificates(tlsFile("test-ca.pem"))
+        .clientCertificate(tlsFile("client.pem"), tlsFile("client-key.pem")).validate();
+    byte[] mine = ca.clone();
+    MemorydClientBuilder fromBytes = MemorydClient.builder().tls(true).trustCertificates(mine)
+        .clientCertificate(cert, key);
+    mine[0] = 'X'; // the builder keeps its own copy
+    for (ClientSettings settings : List.of(fromText, fromFiles, fromBytes.validate())) {
+      assertArrayEquals(ca, settings.trustCertificates());
+      assertArrayEquals(cert, settings.clientCertificateChain());
+      assertArrayEquals(key, settings.clientPrivateKey());
+    }
+    ClientSettings caOnly = MemorydClient.builder().tls(true).trustCertificates(tlsText("test-ca.pem")).validate();
+    assertEquals(null, caOnly.clientCertificateChain());
+    MemorydClient.builder().tls(true).trustCertificates(ca).build().close();
   }
 
   @Test

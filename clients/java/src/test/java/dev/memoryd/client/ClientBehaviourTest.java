@@ -11,6 +11,8 @@ import com.google.rpc.BadRequest;
 import com.google.rpc.ErrorInfo;
 import dev.memoryd.v1.CreateMemoryRequest;
 import dev.memoryd.v1.CreateMemoryResponse;
+import dev.memoryd.v1.GetWriteStatusRequest;
+import dev.memoryd.v1.GetWriteStatusResponse;
 import dev.memoryd.v1.ListMemoriesRequest;
 import dev.memoryd.v1.ListMemoriesResponse;
 import dev.memoryd.v1.Memory;
@@ -21,6 +23,7 @@ import dev.memoryd.v1.PreloadRequest;
 import dev.memoryd.v1.PreloadResponse;
 import dev.memoryd.v1.SearchMemoriesRequest;
 import dev.memoryd.v1.SearchMemoriesResponse;
+import dev.memoryd.v1.WriteState;
 import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerCall;
@@ -42,8 +45,12 @@ import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -67,6 +74,25 @@ class ClientBehaviourTest {
     final AtomicInteger unavailableFirst = new AtomicInteger();
     volatile CountDownLatch holdCreates = new CountDownLatch(0);
     final AtomicInteger tokens = new AtomicInteger();
+    /** GetWriteStatus's answers per token, in turn; the last one repeats. */
+    final Map<String, ConcurrentLinkedDeque<GetWriteStatusResponse>> statuses = new ConcurrentHashMap<>();
+    /** When each GetWriteStatus arrived (System.nanoTime()). */
+    final List<Long> statusPolls = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void getWriteStatus(GetWriteStatusRequest request, StreamObserver<GetWriteStatusResponse> out) {
+      statusPolls.add(System.nanoTime());
+      ConcurrentLinkedDeque<GetWriteStatusResponse> answers = statuses.get(request.getWriteToken());
+      if (answers == null) {
+        out.onError(StatusProto.toStatusRuntimeException(com.google.rpc.Status.newBuilder()
+            .setCode(Status.Code.NOT_FOUND.value()).setMessage("unknown write_token")
+            .addDetails(Any.pack(ErrorInfo.newBuilder().setDomain("memoryd").setReason("UNKNOWN_WRITE_TOKEN").build()))
+            .build()));
+        return;
+      }
+      out.onNext(answers.size() > 1 ? answers.poll() : answers.peek());
+      out.onCompleted();
+    }
 
     @Override
     public void createMemory(CreateMemoryRequest request, StreamObserver<CreateMemoryResponse> out) {
@@ -143,6 +169,7 @@ class ClientBehaviourTest {
   private final FakeService service = new FakeService();
   private final List<Metadata> headers = new CopyOnWriteArrayList<>();
   private Server server;
+  private String serverName;
   private MemorydClient client;
 
   @BeforeAll
@@ -154,6 +181,7 @@ class ClientBehaviourTest {
   @BeforeEach
   void start() throws Exception {
     String name = InProcessServerBuilder.generateName();
+    serverName = name;
     ServerInterceptor recorder = new ServerInterceptor() {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(
@@ -298,5 +326,93 @@ class ClientBehaviourTest {
     assertEquals(Duration.ofMillis(250), view.readTimeout());
     view.close();
     client.searchMemories(search("u1"));
+  }
+
+  private static GetWriteStatusResponse status(String token, WriteState state) {
+    return GetWriteStatusResponse.newBuilder().setWriteToken(token).setState(state).build();
+  }
+
+  private void script(String token, GetWriteStatusResponse... answers) {
+    service.statuses.put(token, new ConcurrentLinkedDeque<>(List.of(answers)));
+  }
+
+  @Test
+  void waitForWritePollsUntilApplied() {
+    GetWriteStatusResponse applied = status("t7", WriteState.WRITE_STATE_APPLIED).toBuilder()
+        .setCreateMemory(CreateMemoryResponse.newBuilder().setWriteToken("t7")).build();
+    script("t7", status("t7", WriteState.WRITE_STATE_PENDING), status("t7", WriteState.WRITE_STATE_PENDING), applied);
+    assertEquals(applied, client.waitForWrite("t7"));
+    assertEquals(3, service.statusPolls.size());
+    // Already applied: one poll, no pause.
+    service.statusPolls.clear();
+    assertEquals(applied, client.waitForWrite("t7"));
+    assertEquals(1, service.statusPolls.size());
+  }
+
+  @Test
+  void waitForWriteBacksOffFrom5msDoublingTo200ms() {
+    script("slow", status("slow", WriteState.WRITE_STATE_PENDING));
+    long started = System.nanoTime();
+    DeadlineExceededException pending = assertThrows(DeadlineExceededException.class,
+        () -> client.withTimeout(Duration.ofMillis(1000)).waitForWrite("slow"));
+    long waited = System.nanoTime() - started;
+    assertEquals(Status.Code.DEADLINE_EXCEEDED, pending.code());
+    assertEquals("", pending.reason());
+    assertTrue(pending.statusMessage().contains("write slow is still pending"), pending.statusMessage());
+    assertTrue(waited < TimeUnit.MILLISECONDS.toNanos(1500),
+        "gives up at its deadline, not later: " + waited / 1_000_000 + " ms");
+    // 5, 10, 20, 40, 80, 160, 200, 200, ... ms: each gap at least its pause, the pause capped.
+    List<Long> polls = new ArrayList<>(service.statusPolls);
+    // At most 10 polls fit in 1 s: at 0, 5, 15, 35, 75, 155, 315, 515, 715 and 915 ms.
+    long[] pauses = {5, 10, 20, 40, 80, 160, 200, 200, 200, 200, 200};
+    assertTrue(polls.size() >= 6 && polls.size() <= 10, polls.size() + " polls");
+    for (int i = 1; i < polls.size(); i++) {
+      long gapMs = TimeUnit.NANOSECONDS.toMillis(polls.get(i) - polls.get(i - 1));
+      assertTrue(gapMs >= pauses[i - 1] - 1, "pause " + i + " was " + gapMs + " ms");
+    }
+  }
+
+  @Test
+  void waitForWriteHasTheWriteTimeoutByDefault() {
+    try (MemorydClient quick = MemorydClient.builder().target("memoryd.test:50051")
+        .readTimeout(Duration.ofSeconds(30)).writeTimeout(Duration.ofMillis(150))
+        .channelBuilder((target, credentials) -> InProcessChannelBuilder.forName(serverName))
+        .build()) {
+      script("slow", status("slow", WriteState.WRITE_STATE_PENDING));
+      long started = System.nanoTime();
+      assertThrows(DeadlineExceededException.class, () -> quick.waitForWrite("slow"));
+      assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(2));
+    }
+  }
+
+  @Test
+  void aFailedWriteThrowsItsOwnTypedErrorWithTheToken() {
+    com.google.rpc.Status mismatch = com.google.rpc.Status.newBuilder()
+        .setCode(Status.Code.ABORTED.value()).setMessage("expected version 3, the memory is at 4")
+        .addDetails(Any.pack(ErrorInfo.newBuilder().setDomain("memoryd").setReason("VERSION_MISMATCH").build()))
+        .build();
+    script("t9", status("t9", WriteState.WRITE_STATE_PENDING),
+        status("t9", WriteState.WRITE_STATE_FAILED).toBuilder().setError(mismatch).build());
+    VersionMismatchException failed = assertThrows(VersionMismatchException.class, () -> client.waitForWrite("t9"));
+    assertEquals("t9", failed.writeToken());
+    assertEquals(Status.Code.ABORTED, failed.code());
+    assertEquals("VERSION_MISMATCH", failed.reason());
+    assertEquals("write t9 failed: expected version 3, the memory is at 4", failed.statusMessage());
+    VersionMismatchException cause = assertInstanceOf(VersionMismatchException.class, failed.getCause());
+    assertEquals("expected version 3, the memory is at 4", cause.statusMessage());
+    assertEquals("", cause.writeToken());
+
+    script("t10", status("t10", WriteState.WRITE_STATE_FAILED));
+    InternalException unexplained = assertThrows(InternalException.class, () -> client.waitForWrite("t10"));
+    assertEquals(Status.Code.UNKNOWN, unexplained.code());
+    assertEquals("t10", unexplained.writeToken());
+  }
+
+  @Test
+  void waitForWriteOfAnUnknownTokenIsTheServersError() {
+    UnknownWriteTokenException unknown =
+        assertThrows(UnknownWriteTokenException.class, () -> client.waitForWrite("never"));
+    assertEquals("", unknown.writeToken());
+    assertEquals(1, service.statusPolls.size());
   }
 }

@@ -121,6 +121,15 @@ public final class ConformanceRunner {
         if (token != null && !token.isJsonNull()) {
           builder.bearerToken(token.getAsString());
         }
+        JsonElement tls = message.get("tls");
+        if (tls != null && !tls.isJsonNull()) {
+          // TLS trusting only the given CA; mutual TLS when a client certificate is given.
+          JsonObject material = tls.getAsJsonObject();
+          builder.tls(true).trustCertificates(material.get("ca").getAsString());
+          if (material.has("cert") || material.has("key")) {
+            builder.clientCertificate(pem(material, "cert"), pem(material, "key"));
+          }
+        }
         client = builder.build();
         answer.addProperty("ok", true);
       }
@@ -131,6 +140,11 @@ public final class ConformanceRunner {
       }
       default -> answer.addProperty("fault", "unknown op " + op);
     }
+  }
+
+  private static String pem(JsonObject material, String name) {
+    JsonElement value = material.get(name);
+    return value == null || value.isJsonNull() ? null : value.getAsString();
   }
 
   private void call(JsonObject message, JsonObject answer) throws InvalidProtocolBufferException {
