@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 import grpc
+from google.protobuf import descriptor_pb2
 from google.protobuf.message import DecodeError
 
 from memoryd.api.auth import current_principal
@@ -94,13 +95,14 @@ def _ids(request: Any, response: Any) -> list[str]:
     return []
 
 
-_MUTATING = {
-    "CreateMemory",
-    "BatchCreateMemories",
-    "UpdateMemory",
-    "DeleteMemory",
-    "ForgetMemories",
-}
+def _mutating_rpcs() -> frozenset[str]:
+    """The RPCs the contract does not mark NO_SIDE_EFFECTS: the ones that write."""
+    service = svc.DESCRIPTOR.services_by_name["MemoryService"]
+    reads = descriptor_pb2.MethodOptions.NO_SIDE_EFFECTS
+    return frozenset(m.name for m in service.methods if m.GetOptions().idempotency_level != reads)
+
+
+_MUTATING = _mutating_rpcs()
 
 
 class Audit(Interceptor):
