@@ -62,8 +62,23 @@ lint: install
 	$(VENV)/bin/ruff format --check server clients/python/src/memoryd_client tests bench examples
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/hadolint Dockerfile
 
-pytest: install clients
+# The peers the migration tests build real stores with and search, each in its own
+# virtualenv .venv-peers/<peer> from bench/peers/<peer>/requirements.txt: mem0ai pins
+# protobuf<7, and 10xgraph's own search needs qdrant-client<1.16; the server has neither.
+PEERS := mem0 tenxgraph
+PEER_STAMPS := $(foreach peer,$(PEERS),.venv-peers/$(peer)/.installed)
+
+.venv-peers/%/.installed: bench/peers/%/requirements.txt
+	test -x .venv-peers/$*/bin/python || "$$(scripts/find-python)" -m venv .venv-peers/$*
+	.venv-peers/$*/bin/python -m pip install --quiet -r $<
+	touch $@
+
+.PHONY: peers
+peers: $(PEER_STAMPS)
+
+pytest: install clients peers
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 test: proto-check check-generated lint clients-test pytest
@@ -81,5 +96,5 @@ bench: install
 	$(PY) bench/latency.py $(ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venv-peers .pytest_cache .mypy_cache .ruff_cache
 	@for client in $(CLIENTS); do $(MAKE) -C $$client clean || exit 1; done

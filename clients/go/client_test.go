@@ -39,6 +39,11 @@ type fakeServer struct {
 	listPages  int
 	preload    []*memorydv1.PreloadResponse
 	preloadErr error
+	watch      []*memorydv1.WatchMemoriesResponse
+	watchErr   error
+	// watchHeld, when set, keeps a watch open after its events until the
+	// client cancels it, and is closed then.
+	watchHeld chan struct{}
 }
 
 func (f *fakeServer) record(ctx context.Context, req proto.Message) {

@@ -7,8 +7,9 @@
 // with documented defaults, a deadline on every call, request ids on writes,
 // retries on UNAVAILABLE, read-your-writes across the calls of one Client,
 // typed errors (*Error and the Err* sentinels), W3C trace context through
-// OpenTelemetry, a paging iterator (ListAll), the Preload stream as an
-// iterator (Preload, PreloadContext) and filter constructors (Eq, All, ...).
+// OpenTelemetry, a paging iterator (ListAll), the Preload and WatchMemories
+// streams as iterators (Preload, PreloadContext, Watch) and filter
+// constructors (Eq, All, ...).
 //
 //	client, err := memoryd.NewClient(memoryd.Config{Address: "localhost:50051"})
 //	if err != nil { return err }

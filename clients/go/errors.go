@@ -168,6 +168,13 @@ var (
 	ErrScopeNotPermitted = reasonKind(codes.PermissionDenied, "SCOPE_NOT_PERMITTED", "scope not permitted")
 	// ErrRateLimited: RESOURCE_EXHAUSTED, the caller is over its request rate; see Error.RetryAfter.
 	ErrRateLimited = reasonKind(codes.ResourceExhausted, "RATE_LIMITED", "rate limited")
+	// ErrChangeHistoryExpired: OUT_OF_RANGE, Watch was asked to resume after a
+	// sequence older than the change history the server keeps, or past its end:
+	// read the scope again (ListAll) and watch from the started event.
+	ErrChangeHistoryExpired = reasonKind(codes.OutOfRange, "CHANGE_HISTORY_EXPIRED", "change history expired")
+	// ErrReembedInProgress: FAILED_PRECONDITION, a re-embedding to another
+	// embedder is running; GetReembedStatus reports it.
+	ErrReembedInProgress = reasonKind(codes.FailedPrecondition, "REEMBED_IN_PROGRESS", "re-embedding in progress")
 
 	// ErrWriteInFlight: DEADLINE_EXCEEDED (client-side), a read's deadline
 	// passed while it waited for this client's own write into its scope.
@@ -192,7 +199,7 @@ func init() {
 		ErrMemoryNotFound, ErrUnknownWriteToken, ErrVersionMismatch, ErrIncompatibleIndex,
 		ErrEmbeddingUnavailable, ErrWriteBacklogFull, ErrShuttingDown, ErrWriteNotYetApplied,
 		ErrWriteFailed, ErrPreloadScopeTimedOut, ErrScopeNotPermitted, ErrRateLimited,
-		ErrWriteInFlight,
+		ErrChangeHistoryExpired, ErrReembedInProgress, ErrWriteInFlight,
 	} {
 		reasonSentinels[s.(*kind).reason] = s
 	}

@@ -126,6 +126,11 @@ class Settings(BaseSettings):
         8 * 1024 * 1024, gt=0, description="MEMORYD_MAX_MESSAGE_BYTES: gRPC message limit."
     )
     index_threads: int = Field(4, gt=0, description="MEMORYD_INDEX_THREADS: engine call threads.")
+    reembed_page_size: int = Field(
+        256,
+        gt=0,
+        description="MEMORYD_REEMBED_PAGE_SIZE: memories a re-embedding embeds and saves at once.",
+    )
     max_write_backlog: int = Field(
         10_000,
         gt=0,
@@ -176,10 +181,22 @@ class Settings(BaseSettings):
         description="MEMORYD_TELEMETRY_RECORD_CONTENT: put memory content and query text in span "
         "attributes, for debugging only (they are personal data).",
     )
+    watch_buffer_events: int = Field(
+        1024,
+        gt=0,
+        description="MEMORYD_WATCH_BUFFER_EVENTS: changes queued for a WatchMemories stream "
+        "that reads slowly; when they overflow, the stream ends with fell_behind.",
+    )
     default_retrieval_mode: Literal["dense", "hybrid"] = Field(
         "dense",
         description="MEMORYD_DEFAULT_RETRIEVAL_MODE: how searches that name no retrieval_mode "
         "rank; dense won bench/recall.py's paraphrase set (hybrid: dense + BM25, fused by RRF).",
+    )
+    expiry_purge_interval_seconds: float = Field(
+        60.0,
+        ge=0,
+        description="MEMORYD_EXPIRY_PURGE_INTERVAL_SECONDS: how often expired memories are "
+        "deleted from the index (reads hide them at once); 0 turns the purge off.",
     )
 
     @model_validator(mode="after")

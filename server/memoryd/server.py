@@ -11,7 +11,7 @@ import logging
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -21,18 +21,28 @@ from memoryd.api import observability
 from memoryd.api.abuse import Audit, RateLimit, RejectUndecodable, transport_message_limit
 from memoryd.api.auth import Authentication
 from memoryd.api.servicer import MemoryServicer
+from memoryd.components import (
+    EdgeReembedTargets,
+    connect_qdrant,
+    disk_usage,
+    make_embedder,
+    make_reembedder,
+    open_index,
+)
 from memoryd.config import Settings
+from memoryd.core.admin import Admin
 from memoryd.core.applier import Applier
+from memoryd.core.feed import ChangeFeed
 from memoryd.core.indexer import Indexer
 from memoryd.core.memories import Memories
 from memoryd.core.model import RetrievalMode
 from memoryd.core.ports import Embedder, IndexSpec, VectorIndex
 from memoryd.core.preload import Preloader
 from memoryd.core.ratelimit import RateLimiter
-from memoryd.embed.batching import MicroBatchingEmbedder
-from memoryd.embed.cache import CachedEmbedder
+from memoryd.core.reembed import AfterPage
+from memoryd.core.switching import SwitchingEmbedder, SwitchingIndex
+from memoryd.core.transfers import Transfers
 from memoryd.embed.tokens import WordPieceTokenCounter
-from memoryd.embed.traced import TracedEmbedder
 from memoryd.security import authenticator, is_loopback, server_credentials
 from memoryd.store.sqlite_journal import SqliteJournal
 from memoryd.store.traced import TracedIndex
@@ -56,10 +66,15 @@ class App:
     memories: Memories
     preloader: Preloader
     telemetry: Telemetry
+    transfers: Transfers
+    feed: ChangeFeed
+    admin: Admin
 
     async def close(self, drain_seconds: float = 0.0) -> None:
         """Stops the indexer (after draining at most ``drain_seconds``), then
         closes the journal, the index and the embedder."""
+        self.feed.close()
+        await self.admin.close()
         drained = await self.memories.stop(drain_seconds)
         if not drained:
             logger.warning("stopping with journaled writes not yet indexed; they replay on start")
@@ -81,6 +96,10 @@ class Seams:
     qdrant_client: Callable[[Settings], AsyncQdrantClient] | None = None
     #: Wraps the engine (inside the tracing wrapper); closing the result closes the engine.
     wrap_index: Callable[[VectorIndex], VectorIndex] | None = None
+    #: Replaces Gemini's HTTP transport (an httpx2 transport: a fake Gemini API).
+    gemini_transport: Any | None = None
+    #: Awaited after each page a re-embedding saves (the job waits meanwhile).
+    reembed_after_page: AfterPage | None = None
 
 
 async def build(
@@ -90,17 +109,22 @@ async def build(
     ``seams`` to the production components."""
     telemetry = telemetry or Telemetry(record_content=settings.telemetry_record_content)
     seams = seams or Seams()
-    embedder = _embedder(settings, telemetry)
+    embedder = SwitchingEmbedder(make_embedder(settings, telemetry, seams.gemini_transport))
     spec = IndexSpec(embedder_id=embedder.model_id, dimension=embedder.dimension)
     try:
-        engine = await _index(settings, spec, seams.qdrant_client or _connect_qdrant)
+        engine = await open_index(settings, spec, seams.qdrant_client or connect_qdrant)
     except BaseException:
         await embedder.close()
         raise
-    if seams.wrap_index is not None:
-        engine = seams.wrap_index(engine)
     collection = settings.qdrant_collection if settings.backend == "qdrant" else "edge"
-    index = TracedIndex(engine, telemetry, collection) if telemetry.enabled else engine
+
+    def wrap(engine: VectorIndex) -> VectorIndex:
+        if seams.wrap_index is not None:
+            engine = seams.wrap_index(engine)
+        return TracedIndex(engine, telemetry, collection) if telemetry.enabled else engine
+
+    # Re-embedding swaps what these two wrap (core/switching.py).
+    index = SwitchingIndex(wrap(engine), embedder)
     journal = SqliteJournal.open(
         settings.data_dir / "journal.sqlite3",
         retention_seconds=settings.request_id_retention_seconds,
@@ -111,6 +135,7 @@ async def build(
         limits=limits,
         dedup_threshold=settings.dedup_threshold,
         telemetry=telemetry,
+        journal_id=journal.journal_id,
     )
     indexer = Indexer(
         journal,
@@ -133,68 +158,35 @@ async def build(
         tokens=tokens,
         default_mode=RetrievalMode(settings.default_retrieval_mode),
         telemetry=telemetry,
+        expiry_purge_interval_seconds=settings.expiry_purge_interval_seconds,
     )
     await memories.start()
     preloader = Preloader(memories.retrieval, memories.barrier, tokens, telemetry=telemetry)
-    return App(embedder, index, journal, memories, preloader, telemetry)
-
-
-def _embedder(settings: Settings, telemetry: Telemetry) -> Embedder:
-    provider: Embedder
-    if settings.embedder == "gemini":
-        from google.genai import types
-
-        from memoryd.embed.gemini import GeminiEmbedder
-
-        if settings.gemini_api_key is None:
-            raise ValueError("MEMORYD_GEMINI_API_KEY is required with MEMORYD_EMBEDDER=gemini")
-        provider = GeminiEmbedder(
-            api_key=settings.gemini_api_key.get_secret_value(),
-            model=settings.gemini_model,
-            dimension=settings.gemini_dimension,
-            http_options=types.HttpOptions(timeout=int(settings.gemini_timeout_seconds * 1000)),
-        )
-    else:
-        from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
-
-        provider = OnnxMiniLMEmbedder()
-    embedder: Embedder = MicroBatchingEmbedder(provider, max_batch=settings.embed_batch_size)
-    cache = None
-    if settings.embed_cache_size:
-        embedder = cache = CachedEmbedder(embedder, capacity=settings.embed_cache_size)
-    return TracedEmbedder(embedder, telemetry, cache) if telemetry.enabled else embedder
-
-
-async def _index(
-    settings: Settings, spec: IndexSpec, qdrant_client: Callable[[Settings], AsyncQdrantClient]
-) -> VectorIndex:
-    if settings.backend == "qdrant":
-        from memoryd.store.remote import RemoteIndex
-
-        client = qdrant_client(settings)
-        try:
-            return await RemoteIndex.open(client, settings.qdrant_collection, spec)
-        except BaseException:
-            await client.close()
-            raise
-    from memoryd.store.edge import EdgeIndex
-
-    return EdgeIndex.open(settings.data_dir, spec, threads=settings.index_threads)
-
-
-def _connect_qdrant(settings: Settings) -> AsyncQdrantClient:
-    from memoryd.store.remote import connect
-
-    if not settings.qdrant_url:
-        raise ValueError("MEMORYD_QDRANT_URL is required with MEMORYD_BACKEND=qdrant")
-    api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
-    try:
-        return connect(settings.qdrant_url, api_key, prefer_grpc=settings.qdrant_prefer_grpc)
-    except ValueError as error:
-        raise ValueError(
-            f"MEMORYD_QDRANT_URL {settings.qdrant_url!r} is not the URL of a Qdrant server, "
-            f"such as http://qdrant:6333: {error}"
-        ) from error
+    transfers = Transfers(
+        index,
+        journal,
+        indexer,
+        memories.barrier,
+        memories.writes,
+        embedder,
+        limits=limits,
+        read_wait_max_seconds=settings.read_wait_max_seconds,
+        spool_dir=settings.data_dir,
+    )
+    feed = ChangeFeed(journal, indexer, buffer_events=settings.watch_buffer_events)
+    targets = EdgeReembedTargets(settings, telemetry, wrap, seams.gemini_transport)
+    job = make_reembedder(settings, index, journal, indexer, targets, seams.reembed_after_page)
+    admin = Admin(
+        index,
+        embedder,
+        journal,
+        indexer,
+        backend=settings.backend,
+        disk=disk_usage(settings, settings.data_dir / "journal.sqlite3"),
+        reembedding=job,
+    )
+    await admin.resume()
+    return App(embedder, index, journal, memories, preloader, telemetry, transfers, feed, admin)
 
 
 async def create_server(
@@ -224,7 +216,15 @@ async def create_server(
     ]
     server = grpc.aio.server(options=options, interceptors=interceptors)
     memory_service_pb2_grpc.add_MemoryServiceServicer_to_server(
-        MemoryServicer(app.memories.writes, app.memories.reads, app.preloader), server
+        MemoryServicer(
+            app.memories.writes,
+            app.memories.reads,
+            app.preloader,
+            transfers=app.transfers,
+            feed=app.feed,
+            admin=app.admin,
+        ),
+        server,
     )
     health_servicer = health_servicer or health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -290,6 +290,7 @@ async def serve(settings: Settings, seams: Seams | None = None) -> None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), settings.shutdown_announce_seconds)
     app.memories.refuse_writes()
+    app.feed.close()  # watches never end by themselves: end them now, not after the grace
     await server.stop(settings.shutdown_grace_seconds)
     await app.close(settings.shutdown_drain_seconds)
     telemetry.shutdown()

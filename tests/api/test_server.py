@@ -46,6 +46,12 @@ def test_reflection_lists_and_describes_every_rpc(channel):
         "ForgetMemories",
         "GetWriteStatus",
         "Preload",
+        "ExportMemories",
+        "ImportMemories",
+        "WatchMemories",
+        "GetStats",
+        "StartReembed",
+        "GetReembedStatus",
     }
     assert pool.FindMessageTypeByName("memoryd.v1.Memory").fields_by_name["scope"]
 

@@ -88,13 +88,13 @@ def test_only_a_release_moves_the_baseline(tree: Path):
         "  int64 version = 10 [(google.api.field_behavior) = OUTPUT_ONLY];",
         "  int64 version = 10 [(google.api.field_behavior) = OUTPUT_ONLY];\n\n"
         "  // Output only. A field added after the release.\n"
-        "  string note = 11 [(google.api.field_behavior) = OUTPUT_ONLY];",
+        "  string note = 99 [(google.api.field_behavior) = OUTPUT_ONLY];",
     )
     assert _run(tree, "buf-breaking").returncode == 0, "an added field is compatible"
     released = _run(tree, "proto-release")
     assert released.returncode == 0, released.stdout + released.stderr
     # Removing the field added in the new release now breaks the new baseline.
-    _edit(tree, MODEL, "  string note = 11 [(google.api.field_behavior) = OUTPUT_ONLY];", "")
+    _edit(tree, MODEL, "  string note = 99 [(google.api.field_behavior) = OUTPUT_ONLY];", "")
     assert _run(tree, "buf-breaking").returncode != 0
 
 

@@ -99,6 +99,12 @@ class Requests:
                 valid_metadata,
             ),
             "filter": valid_filters,
+            "categories": st.sampled_from(["seed", "notes"]),
+            "memories": _imported_memories(
+                st.sampled_from([*IMPORTED_IDS, *SEED_IDS]), valid_metadata, st.integers(1, 3)
+            ),
+            "start_after_sequence": st.just(0),
+            "embedder": st.sampled_from(EMBEDDERS),
             "update_mask": st.lists(
                 st.sampled_from(["content", "metadata", "category", "memory_type"]),
                 min_size=1,
@@ -119,6 +125,11 @@ class Requests:
                 edge_metadata,
             ),
             "filter": edge_filters,
+            "memories": _imported_memories(
+                st.sampled_from(IMPORTED_IDS), edge_metadata, st.just(1) | edge_int64s
+            ),
+            "start_after_sequence": edge_int64s,
+            "embedder": texts,
             "write_token": edited_tokens,
             "consistency_token": edited_tokens,
             "page_token": edited_pages,
@@ -152,8 +163,13 @@ class Requests:
         self._bases = _bases(write_tokens[0])
 
     def requests(self, rpc: str) -> st.SearchStrategy[Any]:
-        """Any request of ``rpc``, of the four kinds in the proportions above."""
+        """Any request of ``rpc``, of the four kinds in the proportions above.
+
+        A request without fields (GetStats, GetReembedStatus) has one value
+        only: its cases differ by caller."""
         message = SERVICE.methods_by_name[rpc].input_type
+        if not message.fields:
+            return st.just(self._bases[rpc])
         valid, edge = self.valid_requests(rpc), self.edge_requests(rpc)
         kinds = [valid] * 5 + [edge] * 3 + [self.mutations(rpc), self.messages(message)]
         return st.sampled_from(kinds).flatmap(lambda kind: kind)
@@ -266,7 +282,72 @@ def _bases(write_token: str) -> dict[str, Any]:
         "Preload": svc.PreloadRequest(
             query="hiking", user_scope=scope, agent_scope=pb.Scope(agent_id=AGENTS[0])
         ),
+        "ExportMemories": svc.ExportMemoriesRequest(scope=scope, page_size=50),
+        # A new memory (no seed id), as a create makes one: the first OK import
+        # stores it, and later ones at the same version leave it as it is.
+        "ImportMemories": svc.ImportMemoriesRequest(
+            memories=[
+                svc.ExportedMemory(
+                    memory=pb.Memory(
+                        id=IMPORTED_IDS[0],
+                        content="likes oolong tea",
+                        scope=SEED_SCOPES[1],
+                        version=1,
+                    )
+                )
+            ]
+        ),
+        "WatchMemories": svc.WatchMemoriesRequest(scope=scope),
+        "GetStats": svc.GetStatsRequest(),
+        # "gemini" is the contract's other embedder; this server has no API key
+        # for it, so it refuses (the fuzz must never start a re-embedding).
+        "StartReembed": svc.StartReembedRequest(embedder="gemini"),
+        "GetReembedStatus": svc.GetReembedStatusRequest(),
     }
+
+
+#: Ids of memories only imports make.
+IMPORTED_IDS = ("imported-1", "imported-2")
+#: Embedder names StartReembed parses. None can start a job on the fuzzed
+#: servers: "local" is the current embedder, and "gemini" has no API key there
+#: (test_fuzz.py starts them without one); the rest are malformed.
+EMBEDDERS = (
+    "local",
+    "gemini",
+    "gemini:gemini-embedding-001",
+    "gemini:",
+    "local:all-MiniLM-L6-v2",
+    "LOCAL",
+    " local",
+    "qdrant",
+)
+
+
+def _imported_memories(
+    ids: st.SearchStrategy[str],
+    metadata: st.SearchStrategy[dict[str, Any]],
+    versions: st.SearchStrategy[int],
+) -> st.SearchStrategy[svc.ExportedMemory]:
+    """Exported memories of a pool scope, without a vector (embedded again on
+    import) and without times (stored as of the import, never expiring)."""
+    return st.builds(
+        lambda memory_id, content, scope, key, meta, version: svc.ExportedMemory(
+            memory=pb.Memory(
+                id=memory_id,
+                content=content,
+                scope=scope,
+                memory_key=key,
+                metadata=struct(meta),
+                version=version,
+            )
+        ),
+        ids,
+        st.text(max_size=60).map(lambda s: f"likes {s}"),
+        st.sampled_from(SEED_SCOPES),
+        st.sampled_from(["", "imported-topic"]),
+        metadata,
+        versions,
+    )
 
 
 #: Fields a valid request of that RPC leaves empty.

@@ -42,9 +42,19 @@ class Answer:
         return found
 
 
-def call(port: int, method: str, request: Message, headers: list[tuple[bytes, bytes]]) -> Answer:
-    """Sends one unary or server-streaming call to ``/<method>`` on loopback
-    with ``headers`` added unchanged, and reads the call to its end."""
+def call(
+    port: int,
+    method: str,
+    request: Message,
+    headers: list[tuple[bytes, bytes]],
+    *,
+    until_first_message: bool = False,
+) -> Answer:
+    """Sends one call of any kind to ``/<method>`` on loopback with ``headers``
+    added unchanged, the request as its only message (a client stream of
+    one), and reads the call to its end. With ``until_first_message``, a
+    response message ends the read too (the Answer then has the status of the
+    response headers, usually None): for streams that never end by themselves."""
     config = h2.config.H2Configuration(
         client_side=True,
         validate_outbound_headers=False,
@@ -70,10 +80,12 @@ def call(port: int, method: str, request: Message, headers: list[tuple[bytes, by
     connection.send_data(stream, b"\x00" + struct.pack(">I", len(body)) + body, end_stream=True)
     with socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT_SECONDS) as sock:
         sock.sendall(connection.data_to_send())
-        return _read_answer(sock, connection)
+        return _read_answer(sock, connection, until_first_message)
 
 
-def _read_answer(sock: socket.socket, connection: h2.connection.H2Connection) -> Answer:
+def _read_answer(
+    sock: socket.socket, connection: h2.connection.H2Connection, until_first_message: bool
+) -> Answer:
     fields: dict[bytes, bytes] = {}
     while True:
         data = sock.recv(65536)
@@ -84,6 +96,8 @@ def _read_answer(sock: socket.socket, connection: h2.connection.H2Connection) ->
                 case h2.events.ResponseReceived() | h2.events.TrailersReceived():
                     fields.update((bytes(k), bytes(v)) for k, v in event.headers or ())
                 case h2.events.DataReceived():
+                    if until_first_message:
+                        return _answer(fields, reset=False)
                     size = event.flow_controlled_length or 0
                     connection.acknowledge_received_data(size, event.stream_id or 0)
                 case h2.events.StreamReset() | h2.events.ConnectionTerminated():

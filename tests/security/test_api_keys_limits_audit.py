@@ -211,6 +211,11 @@ def _audit_lines(server: ServerProcess, principal: str, count: int) -> list[str]
         time.sleep(0.05)  # the log reaches us through a pipe, read by another thread
 
 
+def _import_into(scope: pb.Scope) -> svc.ImportMemoriesRequest:
+    memory = pb.Memory(id="imported-1", content="frank's secret import", scope=scope, version=1)
+    return svc.ImportMemoriesRequest(memories=[svc.ExportedMemory(memory=memory)])
+
+
 def test_every_mutating_rpc_leaves_one_audit_line_without_content(
     key_stub: Stub, key_server: ServerProcess
 ):
@@ -221,6 +226,8 @@ def test_every_mutating_rpc_leaves_one_audit_line_without_content(
         "UpdateMemory",
         "DeleteMemory",
         "ForgetMemories",
+        "ImportMemories",
+        "StartReembed",
     }
     sync, mine, erin = svc.WRITE_MODE_SYNC, pb.Scope(), pb.Scope(user_id="erin")
     key = _bearer(AUDITED_KEY)
@@ -244,6 +251,7 @@ def test_every_mutating_rpc_leaves_one_audit_line_without_content(
         (key_stub.DeleteMemory, svc.DeleteMemoryRequest(id=created, scope=erin)),
         (key_stub.ForgetMemories, svc.ForgetMemoriesRequest(scope=erin)),
         (key_stub.BatchCreateMemories, svc.BatchCreateMemoriesRequest(requests=[_create("x")] * 4)),
+        (key_stub.ImportMemories, iter([_import_into(erin)])),
         (key_stub.DeleteMemory, svc.DeleteMemoryRequest(id=created, scope=mine, mode=sync)),
         (key_stub.ForgetMemories, svc.ForgetMemoriesRequest(categories=["drafts"], mode=sync)),
         (key_stub.ForgetMemories, svc.ForgetMemoriesRequest(scope=mine, dry_run=True)),
@@ -251,11 +259,11 @@ def test_every_mutating_rpc_leaves_one_audit_line_without_content(
         (key_stub.ForgetMemories, svc.ForgetMemoriesRequest(scope=erin, dry_run=True)),
     ]
     codes = [code_of(call, request, metadata=key)[0].name for call, request in calls]
-    assert codes == ["PERMISSION_DENIED"] * 4 + ["INVALID_ARGUMENT"] + ["OK"] * 3 + [
-        "PERMISSION_DENIED"
-    ]
+    assert codes == ["PERMISSION_DENIED"] * 4 + ["INVALID_ARGUMENT", "PERMISSION_DENIED"] + [
+        "OK"
+    ] * 3 + ["PERMISSION_DENIED"]
 
-    lines = _audit_lines(key_server, "user:frank", 12)
+    lines = _audit_lines(key_server, "user:frank", 13)
     audited = "principal=user:frank rpc="
     assert lines == [
         f"{audited}CreateMemory ids={created} outcome=OK",
@@ -266,6 +274,7 @@ def test_every_mutating_rpc_leaves_one_audit_line_without_content(
         f"{audited}DeleteMemory ids={created} outcome=PERMISSION_DENIED",
         f"{audited}ForgetMemories ids=- outcome=PERMISSION_DENIED dry_run=False",
         f"{audited}BatchCreateMemories ids=- outcome=INVALID_ARGUMENT",
+        f"{audited}ImportMemories ids=- outcome=PERMISSION_DENIED",
         f"{audited}DeleteMemory ids={created} outcome=OK",
         f"{audited}ForgetMemories ids=- outcome=OK deleted_count=1 dry_run=False",
         f"{audited}ForgetMemories ids=- outcome=OK deleted_count=1 dry_run=True",

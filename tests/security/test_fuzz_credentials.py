@@ -61,6 +61,23 @@ REQUESTS = {
     "ForgetMemories": svc.ForgetMemoriesRequest(scope=pb.Scope(user_id=USERS[0]), dry_run=True),
     "GetWriteStatus": svc.GetWriteStatusRequest(write_token="x-1"),
     "Preload": svc.PreloadRequest(query="tea", user_scope=pb.Scope(user_id=USERS[0])),
+    "ExportMemories": svc.ExportMemoriesRequest(scope=pb.Scope(user_id=USERS[0])),
+    # A client stream: rawgrpc sends the request as its one message.
+    "ImportMemories": svc.ImportMemoriesRequest(
+        memories=[
+            svc.ExportedMemory(
+                memory=pb.Memory(
+                    id="m-1", content="likes tea", scope=pb.Scope(user_id=USERS[0]), version=1
+                )
+            )
+        ]
+    ),
+    # Never ends by itself once let in: the call stops at its first message.
+    "WatchMemories": svc.WatchMemoriesRequest(scope=pb.Scope(user_id=USERS[0])),
+    "GetStats": svc.GetStatsRequest(),
+    # Refused here even with good credentials: only the local embedder, the current one.
+    "StartReembed": svc.StartReembedRequest(embedder="gemini"),
+    "GetReembedStatus": svc.GetReembedStatusRequest(),
 }
 
 
@@ -144,12 +161,17 @@ def test_fuzzed_credentials_reach_the_server_and_are_unauthenticated(
 ):
     server, good_credential = auth_server
     method = f"{SERVICE.full_name}/{rpc}"
+    # A response message would mean the call got in; the read stops there
+    # rather than wait on a stream that need not end (WatchMemories).
+    streams = SERVICE.methods_by_name[rpc].server_streaming
     sent: list[int] = []
 
     @settings(suppress_health_check=list(HealthCheck))
     @given(headers=header_lists)
     def check(headers: list[tuple[bytes, bytes]]) -> None:
-        answer = rawgrpc.call(server.port, method, REQUESTS[rpc], headers)
+        answer = rawgrpc.call(
+            server.port, method, REQUESTS[rpc], headers, until_first_message=streams
+        )
         # memoryd's own ErrorInfo: the server's authentication read these headers.
         assert answer.status == UNAUTHENTICATED, answer
         assert answer.error_reasons() == [("memoryd", "UNAUTHENTICATED")], answer

@@ -11,6 +11,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd_client import (
+    ChangeHistoryExpired,
     DeadlineExceeded,
     EmbeddingUnavailable,
     IncompatibleIndex,
@@ -24,6 +25,7 @@ from memoryd_client import (
     PermissionDenied,
     PreloadScopeTimedOut,
     RateLimited,
+    ReembedInProgress,
     ScopeNotPermitted,
     ShuttingDown,
     Unauthenticated,
@@ -56,11 +58,14 @@ EXPECTED: dict[str, tuple[int, type[MemorydError]]] = {
     "SCOPE_NOT_PERMITTED": (code_pb2.PERMISSION_DENIED, ScopeNotPermitted),
     "RATE_LIMITED": (code_pb2.RESOURCE_EXHAUSTED, RateLimited),
     "INTERNAL": (code_pb2.INTERNAL, InternalError),
+    "CHANGE_HISTORY_EXPIRED": (code_pb2.OUT_OF_RANGE, ChangeHistoryExpired),
+    "REEMBED_IN_PROGRESS": (code_pb2.FAILED_PRECONDITION, ReembedInProgress),
 }
 
 #: The class of each code, which every reason's class must be (or extend).
 CODE_CLASS = {
     code_pb2.INVALID_ARGUMENT: InvalidArgument,
+    code_pb2.OUT_OF_RANGE: InvalidArgument,
     code_pb2.NOT_FOUND: NotFound,
     code_pb2.ABORTED: VersionConflict,
     code_pb2.FAILED_PRECONDITION: MemorydError,

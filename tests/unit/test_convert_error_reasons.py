@@ -27,6 +27,8 @@ SAMPLES: dict[type[Exception], Exception] = {
     errors.Unauthenticated: errors.Unauthenticated("no token"),
     errors.PermissionDenied: errors.PermissionDenied("write agent memory"),
     errors.RateLimited: errors.RateLimited(retry_after=0.25),
+    errors.ChangeHistoryExpired: errors.ChangeHistoryExpired(3, 10, 20),
+    errors.ReembedInProgress: errors.ReembedInProgress("gemini"),
 }
 
 

@@ -26,6 +26,7 @@ import {
   PreloadRequestSchema,
   SearchMemoriesRequestSchema,
   UpdateMemoryRequestSchema,
+  WatchMemoriesRequestSchema,
   WriteState,
   type BatchCreateMemoriesResponse,
   type CreateMemoryResponse,
@@ -51,6 +52,7 @@ import {
 import {
   Backoff,
   bearerToken,
+  linkedController,
   requestIdHeader,
   retryOnUnavailable,
   sleep,
@@ -59,6 +61,7 @@ import {
 import { resolveOptions, type MemorydClientOptions, type ResolvedOptions } from "./options.js";
 import { forgetKeys, readsOf, scopeKeys, type Keys, type ScopeIds } from "./scope-keys.js";
 import { GrpcSessionManager, connectionFailures, sessionOptions } from "./transport.js";
+import { watchEvents, type WatchEvent } from "./watch.js";
 
 /** Options of one call. */
 export interface CallOptions {
@@ -132,6 +135,17 @@ export interface MemorydClient {
    * have; use `preload` to tell the two apart).
    */
   preloadContext(request: RequestInit<typeof PreloadRequestSchema>, options?: CallOptions): Promise<string>;
+  /**
+   * The WatchMemories stream: `started` first (the sequence it continues
+   * after), then a `change` per applied change to the scope's memories
+   * (created, updated, deleted, expired), in sequence order; a `fellBehind`
+   * ends it for a consumer that read too slowly. `startAfterSequence` resumes
+   * after the last sequence received (unset: from now on). No deadline unless
+   * `timeoutMs` is given: leave the loop or abort `signal` to stop. Errors are
+   * thrown, typed: a `startAfterSequence` outside the kept history is a
+   * ChangeHistoryExpiredError.
+   */
+  watch(request: RequestInit<typeof WatchMemoriesRequestSchema>, options?: CallOptions): AsyncGenerator<WatchEvent, void, undefined>;
   /** Closes the connection; calls in flight are cancelled. A later call reconnects. */
   close(): void;
 }
@@ -234,19 +248,6 @@ class ConsistentRead<R extends ScopedRead> {
     this.token = "";
     return this.request;
   }
-}
-
-/** Chains the caller's signal to a controller of our own, which can cancel the call too. */
-function linkedController(signal?: AbortSignal): AbortController {
-  const controller = new AbortController();
-  if (signal) {
-    if (signal.aborted) {
-      controller.abort(signal.reason);
-    } else {
-      signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
-    }
-  }
-  return controller;
 }
 
 /**
@@ -464,6 +465,8 @@ export function createMemorydClient(options: MemorydClientOptions = {}): Memoryd
       }
       return text;
     },
+
+    watch: (request, call) => watchEvents(() => raw, resolved, messageOf(WatchMemoriesRequestSchema, request), call),
 
     close() {
       sessionManager.abort();

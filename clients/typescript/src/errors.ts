@@ -8,6 +8,8 @@
  *   BadRequestError                    INVALID_ARGUMENT, OUT_OF_RANGE
  *     InvalidArgumentError               INVALID_ARGUMENT: a bad field, named in fieldViolations
  *     MessageTooLargeError               MESSAGE_TOO_LARGE: the request is over the server's limit
+ *     ChangeHistoryExpiredError          CHANGE_HISTORY_EXPIRED (OUT_OF_RANGE): a watch resumed
+ *                                        outside the change history the server keeps
  *   NotFoundError                      NOT_FOUND (resourceName)
  *     MemoryNotFoundError                MEMORY_NOT_FOUND: absent, or in another scope
  *     UnknownWriteTokenError             UNKNOWN_WRITE_TOKEN: GetWriteStatus does not know it
@@ -19,6 +21,7 @@
  *     UnauthenticatedError               UNAUTHENTICATED: missing, bad or expired credentials
  *   FailedPreconditionError            FAILED_PRECONDITION
  *     IncompatibleIndexError             INCOMPATIBLE_INDEX
+ *     ReembedInProgressError             REEMBED_IN_PROGRESS: a re-embedding to another embedder runs
  *   UnimplementedError                 UNIMPLEMENTED
  *   InternalServerError                INTERNAL, UNKNOWN, DATA_LOSS
  *     InternalError                      INTERNAL: a server bug; metadata.incident is in its log
@@ -137,6 +140,12 @@ export class BadRequestError extends MemorydError {}
 export class InvalidArgumentError extends BadRequestError {}
 /** The request is larger than the server accepts (metadata size_bytes, limit_bytes). */
 export class MessageTooLargeError extends BadRequestError {}
+/**
+ * (OUT_OF_RANGE) a watch asked to resume after a sequence older than the change
+ * history the server keeps, or past its end: read the scope again (listAllMemories)
+ * and watch from `started`.
+ */
+export class ChangeHistoryExpiredError extends BadRequestError {}
 
 /** Something the request names does not exist (NOT_FOUND). */
 export class NotFoundError extends MemorydError {}
@@ -174,6 +183,8 @@ export class UnauthenticatedError extends AuthenticationError {}
 export class FailedPreconditionError extends MemorydError {}
 /** The stored index was built for another embedder or dimension than the server's. */
 export class IncompatibleIndexError extends FailedPreconditionError {}
+/** A re-embedding to another embedder is running; GetReembedStatus reports it. */
+export class ReembedInProgressError extends FailedPreconditionError {}
 
 /** The server does not implement this RPC (UNIMPLEMENTED). */
 export class UnimplementedError extends MemorydError {}
@@ -239,6 +250,8 @@ export const CLASS_OF_REASON: Readonly<Record<string, MemorydErrorClass>> = {
   SCOPE_NOT_PERMITTED: ScopeNotPermittedError,
   RATE_LIMITED: RateLimitedError,
   INTERNAL: InternalError,
+  CHANGE_HISTORY_EXPIRED: ChangeHistoryExpiredError,
+  REEMBED_IN_PROGRESS: ReembedInProgressError,
   WRITE_IN_FLIGHT: WriteInFlightError,
 };
 

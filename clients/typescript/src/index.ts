@@ -3,7 +3,7 @@
  *
  * `createMemorydClient(options)` returns a client with one method per RPC
  * (requests are the generated messages or their init shapes, responses the
- * generated messages), a paging iterator, a Preload stream helper, typed errors,
+ * generated messages), a paging iterator, Preload and Watch stream helpers, typed errors,
  * retries on UNAVAILABLE, request ids on writes, read-your-writes and W3C trace
  * context propagation.
  */
@@ -14,6 +14,7 @@ export {
   type PreloadEvent,
   type RequestInit,
 } from "./client.js";
+export type { WatchEvent } from "./watch.js";
 export {
   DEFAULT_ADDRESS,
   DEFAULT_INITIAL_BACKOFF_MS,

@@ -142,6 +142,19 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** Chains the caller's signal to a controller of our own, which can cancel the call too. */
+export function linkedController(signal?: AbortSignal): AbortController {
+  const controller = new AbortController();
+  if (signal) {
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+    } else {
+      signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+    }
+  }
+  return controller;
+}
+
 /** The milliseconds a grpc-timeout header value gives ("250m", "5S"); undefined if none. */
 export function parseGrpcTimeout(value: string | null): number | undefined {
   const match = value ? /^(\d{1,8})([HMSmun])$/.exec(value) : null;

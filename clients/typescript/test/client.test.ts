@@ -10,6 +10,8 @@ import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@co
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { BadRequestSchema, ErrorInfoSchema } from "../src/gen/google/rpc/error_details_pb.js";
 import {
+  ChangeHistoryExpiredError,
+  ChangeType,
   InvalidArgumentError,
   MemoryNotFoundError,
   MemoryService,
@@ -20,13 +22,25 @@ import {
   createMemorydClient,
   type MemorydClient,
   type PreloadEvent,
+  type WatchEvent,
 } from "../src/index.js";
 
 interface Seen {
   method: string;
+  timeoutMs?: number;
+  startAfterSequence?: bigint;
   requestId?: string;
   consistencyToken?: string;
   headers: Record<string, string>;
+}
+
+/** A promise and the function that resolves it. */
+function signalled(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }
 
 const state = {
@@ -35,6 +49,8 @@ const state = {
   unavailableLeft: 0,
   createDelayMs: 0,
   refuseTokens: new Set<string>(),
+  /** Resolves when a watch that waits for the client to stop sees the call cancelled. */
+  watchCancelled: signalled(),
 };
 
 function record(method: string, context: HandlerContext, fields: Partial<Seen> = {}): void {
@@ -96,6 +112,38 @@ function routes(router: ConnectRouter): void {
         nextPageToken: end < MEMORIES.length ? String(end) : "",
       };
     },
+    async *watchMemories(request, context) {
+      record("WatchMemories", context, { timeoutMs: context.timeoutMs(), startAfterSequence: request.startAfterSequence });
+      if (state.unavailableLeft > 0) {
+        state.unavailableLeft--;
+        throw new ConnectError("try again", Code.Unavailable);
+      }
+      if (request.startAfterSequence === 999n) {
+        throw new ConnectError("start_after_sequence 999 is past the end of the change history (42)", Code.OutOfRange, undefined, [
+          { desc: ErrorInfoSchema, value: { reason: "CHANGE_HISTORY_EXPIRED", domain: "memoryd" } },
+        ]);
+      }
+      // Listen from the start: the client may cancel as soon as it has the events.
+      const held = request.scope?.userId !== "slow";
+      const seen = state.watchCancelled;
+      const cancelled = new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve(), { once: true }));
+      if (held) {
+        void cancelled.then(() => seen.resolve());
+      }
+      const after = request.startAfterSequence ?? 41n;
+      yield { event: { case: "started", value: { afterSequence: after } } };
+      yield {
+        event: {
+          case: "change",
+          value: { sequence: after + 1n, type: ChangeType.CREATED, memory: { id: "m1", scope: request.scope } },
+        },
+      };
+      if (!held) {
+        yield { event: { case: "fellBehind", value: { resumeAfterSequence: after + 1n } } };
+        return;
+      }
+      await cancelled;
+    },
     async *preload(request, context) {
       record("Preload", context, { consistencyToken: request.consistencyToken });
       refuseToken(request.consistencyToken);
@@ -128,7 +176,13 @@ after(async () => {
 beforeEach(() => {
   client?.close();
   client = createMemorydClient({ address, token: "secret", timeoutMs: 2000, initialBackoffMs: 1, maxBackoffMs: 5 });
-  Object.assign(state, { seen: [], unavailableLeft: 0, createDelayMs: 0, refuseTokens: new Set() });
+  Object.assign(state, {
+    seen: [],
+    unavailableLeft: 0,
+    createDelayMs: 0,
+    refuseTokens: new Set(),
+    watchCancelled: signalled(),
+  });
 });
 
 const scope = { userId: "u1" };
@@ -252,6 +306,63 @@ describe("client", () => {
     assert.equal(await client.preloadContext({ query: "q", userScope: scope }), "[Long-term Memory Context]\n- x");
     const sent = state.seen.filter((s) => s.method === "Preload").map((s) => s.consistencyToken);
     assert.deepEqual(sent, [written.writeToken, ""]);
+  });
+
+  it("streams WatchMemories events, with no deadline unless one is given, to fell_behind", async () => {
+    const events: WatchEvent[] = [];
+    for await (const event of client.watch({ scope: { userId: "slow" } })) {
+      events.push(event);
+    }
+    assert.deepEqual(
+      events.map((e) => e.case),
+      ["started", "change", "fellBehind"],
+    );
+    const [started, change, fellBehind] = events;
+    assert.ok(started?.case === "started" && started.value.afterSequence === 41n);
+    assert.ok(change?.case === "change" && change.value.sequence === 42n && change.value.type === ChangeType.CREATED);
+    assert.equal(change.value.memory?.id, "m1");
+    assert.ok(fellBehind?.case === "fellBehind" && fellBehind.value.resumeAfterSequence === 42n);
+    assert.equal(state.seen[0]!.timeoutMs, undefined, "a watch has no deadline by default");
+    assert.equal(state.seen[0]!.startAfterSequence, undefined, "unset start_after_sequence stays unset");
+
+    for await (const event of client.watch({ scope: { userId: "slow" }, startAfterSequence: 7n }, { timeoutMs: 60_000 })) {
+      assert.ok(event.case);
+    }
+    assert.equal(state.seen[1]!.startAfterSequence, 7n);
+    assert.ok((state.seen[1]!.timeoutMs ?? 0) > 0, "timeoutMs becomes the call's deadline");
+  });
+
+  it("cancels the watch when the caller leaves the loop", async () => {
+    for await (const event of client.watch({ scope })) {
+      if (event.case === "change") {
+        break;
+      }
+    }
+    await state.watchCancelled.promise;
+  });
+
+  it("retries an UNAVAILABLE watch before its first event and types its errors", async () => {
+    state.unavailableLeft = 2;
+    const events: string[] = [];
+    for await (const event of client.watch({ scope: { userId: "slow" } })) {
+      events.push(event.case);
+    }
+    assert.deepEqual(events, ["started", "change", "fellBehind"]);
+    assert.equal(state.seen.length, 3);
+
+    await assert.rejects(
+      async () => {
+        for await (const event of client.watch({ scope, startAfterSequence: 999n })) {
+          assert.fail(`no event expected, got ${event.case}`);
+        }
+      },
+      (error: unknown) => {
+        assert.ok(error instanceof ChangeHistoryExpiredError);
+        assert.equal(error.code, "OUT_OF_RANGE");
+        assert.equal(error.reason, "CHANGE_HISTORY_EXPIRED");
+        return true;
+      },
+    );
   });
 
   it("fails a call whose deadline has passed with DEADLINE_EXCEEDED", async () => {

@@ -12,15 +12,18 @@ import {
 import {
   BadRequestError,
   CLASS_OF_CODE,
+  ChangeHistoryExpiredError,
   CLASS_OF_REASON,
   DeadlineExceededError,
   ErrorReason,
+  FailedPreconditionError,
   ErrorReasonSchema,
   InvalidArgumentError,
   MemorydError,
   MemoryNotFoundError,
   NotFoundError,
   RateLimitedError,
+  ReembedInProgressError,
   ResourceExhaustedError,
   ShuttingDownError,
   StatusSchema,
@@ -49,7 +52,7 @@ function errorInfo(reason: string, metadata: Record<string, string> = {}) {
 describe("typed errors", () => {
   it("maps every ErrorReason value to a class of its own", () => {
     const reasons = ErrorReasonSchema.values.filter((v) => v.number !== ErrorReason.UNSPECIFIED);
-    assert.equal(reasons.length, 16);
+    assert.equal(reasons.length, 18);
     const seen = new Set<unknown>();
     const codeClasses = new Set<unknown>(Object.values(CLASS_OF_CODE));
     for (const value of reasons) {
@@ -75,12 +78,20 @@ describe("typed errors", () => {
       [Code.Unavailable, "SHUTTING_DOWN", UnavailableError],
       [Code.ResourceExhausted, "RATE_LIMITED", ResourceExhaustedError],
       [Code.DeadlineExceeded, "WRITE_NOT_YET_APPLIED", DeadlineExceededError],
+      [Code.OutOfRange, "CHANGE_HISTORY_EXPIRED", BadRequestError],
+      [Code.FailedPrecondition, "REEMBED_IN_PROGRESS", FailedPreconditionError],
     ];
     for (const [code, reason, base] of cases) {
       const error = errorFromParts(code, "m", [errorInfo(reason)]);
       assert.ok(error instanceof base, `${reason} is not a ${base.name}`);
     }
     assert.ok(errorFromParts(Code.Unavailable, "m", [errorInfo("SHUTTING_DOWN")]) instanceof TransientError);
+    const expired = errorFromParts(Code.OutOfRange, "resume after 7 is past the end", [errorInfo("CHANGE_HISTORY_EXPIRED")]);
+    assert.ok(expired instanceof ChangeHistoryExpiredError);
+    assert.equal(expired.code, "OUT_OF_RANGE");
+    const reembedding = errorFromParts(Code.FailedPrecondition, "busy", [errorInfo("REEMBED_IN_PROGRESS")]);
+    assert.ok(reembedding instanceof ReembedInProgressError);
+    assert.ok(!(reembedding instanceof TransientError));
   });
 
   it("falls back to the class of the code for an unknown or missing reason", () => {

@@ -60,9 +60,12 @@ class RejectUndecodable(Interceptor):
         return deserialize
 
     async def before(self, rpc: Rpc, request: Any, context: Context) -> After:
+        await self.each_message(rpc, request, context)
+        return nothing_after
+
+    async def each_message(self, rpc: Rpc, request: Any, context: Context) -> None:
         if isinstance(request, _Unreadable):
             await abort_with(request.error, context, rpc.name)
-        return nothing_after
 
 
 class RateLimit(Interceptor):

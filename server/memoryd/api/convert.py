@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import Any
 
-from google.protobuf import json_format, struct_pb2
+from google.protobuf import duration_pb2, json_format, struct_pb2
 from google.rpc import status_pb2
 
 from memoryd.api.enums import (
@@ -22,10 +23,12 @@ from memoryd.api.enums import (
     WRITE_OUTCOMES,
     WRITE_STATES,
 )
+from memoryd.api.filter_convert import MAX_NANOS, time_from_proto
 from memoryd.core.errors import InvalidArgument
 from memoryd.core.model import (
     DEFAULT_CATEGORY,
     CreateResult,
+    ImportCounts,
     Memory,
     MemoryChange,
     MemoryType,
@@ -39,7 +42,9 @@ from memoryd.core.model import (
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 
-UPDATABLE_FIELDS = ("content", "metadata", "category", "memory_type")
+UPDATABLE_FIELDS = ("content", "metadata", "category", "memory_type", "expire_time")
+#: google.protobuf.Duration's documented range: about +-10,000 years.
+MAX_DURATION_SECONDS = 315_576_000_000
 
 
 # --- to proto ---------------------------------------------------------------
@@ -63,6 +68,8 @@ def memory_to_proto(memory: Memory) -> pb.Memory:
     message.metadata.update(dict(memory.metadata))
     message.create_time.FromDatetime(memory.create_time)
     message.update_time.FromDatetime(memory.update_time)
+    if memory.expire_time is not None:
+        message.expire_time.FromDatetime(memory.expire_time)
     return message
 
 
@@ -122,7 +129,21 @@ def write_status_to_proto(
             response.forget_memories.CopyFrom(
                 svc.ForgetMemoriesResponse(deleted_count=outcome, write_token=token)
             )
+        case OperationKind.IMPORT if isinstance(outcome, ImportCounts):
+            response.import_memories.CopyFrom(import_counts_to_proto(outcome, token))
     return response
+
+
+def import_counts_to_proto(counts: ImportCounts, token: str) -> svc.ImportMemoriesResponse:
+    """What one import write did; ``received_count`` is every record it carried."""
+    return svc.ImportMemoriesResponse(
+        received_count=counts.created + counts.updated + counts.unchanged,
+        created_count=counts.created,
+        updated_count=counts.updated,
+        unchanged_count=counts.unchanged,
+        embedded_count=counts.embedded,
+        write_token=token,
+    )
 
 
 def mode_from_proto(value: int) -> WriteMode:
@@ -160,6 +181,8 @@ def new_memory_from_proto(request: svc.CreateMemoryRequest, field: str = "") -> 
         memory_key=memory.memory_key,
         memory_id=request.memory_id or None,
         dedup_threshold=request.dedup_threshold if request.HasField("dedup_threshold") else None,
+        expire_time=_expire_time_from_proto(memory, f"{field}memory.expire_time"),
+        ttl_seconds=_ttl_from_proto(request, f"{field}ttl"),
     )
 
 
@@ -188,9 +211,10 @@ def change_from_proto(request: svc.UpdateMemoryRequest) -> MemoryChange:
     paths = list(request.update_mask.paths)
     if not paths:
         paths = [name for name in UPDATABLE_FIELDS if _is_set(memory, name)]
-        if not paths:
+        if not paths and not request.HasField("ttl"):
             raise InvalidArgument(
-                "update_mask", f"nothing to update; set update_mask to some of {UPDATABLE_FIELDS}"
+                "update_mask",
+                f"nothing to update; set update_mask to some of {UPDATABLE_FIELDS}, or set ttl",
             )
     elif paths == ["*"]:
         paths = list(UPDATABLE_FIELDS)
@@ -216,6 +240,13 @@ def change_from_proto(request: svc.UpdateMemoryRequest) -> MemoryChange:
         category=(memory.category or DEFAULT_CATEGORY) if "category" in paths else None,
         memory_type=memory_type,
         expected_version=expected_version_from_proto(request),
+        changes_expiry="expire_time" in paths,
+        expire_time=(
+            _expire_time_from_proto(memory, "memory.expire_time")
+            if "expire_time" in paths
+            else None
+        ),
+        ttl_seconds=_ttl_from_proto(request, "ttl"),
     )
 
 
@@ -226,7 +257,36 @@ def expected_version_from_proto(
     return request.expected_version if request.HasField("expected_version") else None
 
 
+def duration_from_proto(value: duration_pb2.Duration, field: str) -> float:
+    """A Duration in seconds; InvalidArgument outside Duration's documented range."""
+    if not -MAX_DURATION_SECONDS <= value.seconds <= MAX_DURATION_SECONDS:
+        raise InvalidArgument(
+            field,
+            f"seconds {value.seconds} is outside +-{MAX_DURATION_SECONDS}, the range of a "
+            "google.protobuf.Duration",
+        )
+    if not -MAX_NANOS <= value.nanos <= MAX_NANOS:
+        raise InvalidArgument(
+            field, f"nanos must be -{MAX_NANOS} to {MAX_NANOS}, got {value.nanos}"
+        )
+    if value.seconds * value.nanos < 0:
+        raise InvalidArgument(field, "seconds and nanos must have the same sign")
+    return value.seconds + value.nanos / 1e9
+
+
+def _ttl_from_proto(
+    request: svc.CreateMemoryRequest | svc.UpdateMemoryRequest, field: str
+) -> float | None:
+    return duration_from_proto(request.ttl, field) if request.HasField("ttl") else None
+
+
+def _expire_time_from_proto(memory: pb.Memory, field: str) -> datetime | None:
+    if not memory.HasField("expire_time"):
+        return None
+    return time_from_proto(memory.expire_time, field)
+
+
 def _is_set(memory: pb.Memory, name: str) -> bool:
-    if name == "metadata":
-        return memory.HasField("metadata")
+    if name in ("metadata", "expire_time"):
+        return memory.HasField(name)
     return bool(getattr(memory, name))

@@ -23,6 +23,7 @@ from grpc_status import rpc_status
 from opentelemetry import trace
 
 from memoryd.core.errors import (
+    ChangeHistoryExpired,
     EmbeddingError,
     IncompatibleIndex,
     InvalidArgument,
@@ -32,6 +33,7 @@ from memoryd.core.errors import (
     Overloaded,
     PermissionDenied,
     RateLimited,
+    ReembedInProgress,
     ScopeTimedOut,
     ShuttingDown,
     Unauthenticated,
@@ -65,6 +67,8 @@ _STATUS_OF: dict[type[Exception], tuple[grpc.StatusCode, svc.ErrorReason]] = {
     Unauthenticated: (grpc.StatusCode.UNAUTHENTICATED, svc.ERROR_REASON_UNAUTHENTICATED),
     PermissionDenied: (grpc.StatusCode.PERMISSION_DENIED, svc.ERROR_REASON_SCOPE_NOT_PERMITTED),
     RateLimited: (grpc.StatusCode.RESOURCE_EXHAUSTED, svc.ERROR_REASON_RATE_LIMITED),
+    ChangeHistoryExpired: (grpc.StatusCode.OUT_OF_RANGE, svc.ERROR_REASON_CHANGE_HISTORY_EXPIRED),
+    ReembedInProgress: (grpc.StatusCode.FAILED_PRECONDITION, svc.ERROR_REASON_REEMBED_IN_PROGRESS),
 }
 _REASON_PREFIX = "ERROR_REASON_"
 

@@ -31,8 +31,8 @@ class Rpc(NamedTuple):
 
 
 class Interceptor(grpc.aio.ServerInterceptor):
-    """Runs ``before`` ahead of every unary or server-streaming call of a
-    service other than EXEMPT_SERVICES, and what it returns once the call is
+    """Runs ``before`` ahead of every unary, server- or client-streaming call
+    of a service other than EXEMPT_SERVICES, and what it returns once the call is
     over (streams included, errors included).
 
     A subclass says what it does per call in ``before``, may narrow the calls
@@ -50,6 +50,10 @@ class Interceptor(grpc.aio.ServerInterceptor):
     def deserializer(self, rpc: Rpc, parse: Deserializer) -> Deserializer:
         """The request parser of ``rpc``, given the service's own ``parse``."""
         return parse
+
+    async def each_message(self, rpc: Rpc, request: Any, context: Context) -> None:
+        """Runs on each message of a client stream (whose ``before`` gets no
+        request); may abort the RPC. By default does nothing."""
 
     async def intercept_service(
         self, continuation: _Continuation, handler_call_details: grpc.HandlerCallDetails
@@ -96,5 +100,26 @@ class Interceptor(grpc.aio.ServerInterceptor):
             return grpc.unary_stream_rpc_method_handler(
                 stream, deserialize, handler.response_serializer
             )
-        # Client- and bidi-streaming: MemoryService has none; pass them through.
+        if handler.stream_unary is not None:
+            client_stream_behavior: Any = handler.stream_unary
+
+            async def client_stream(requests: Any, context: Context) -> Any:
+                after = await self.before(rpc, None, context)
+
+                async def checked() -> Any:
+                    async for request in requests:
+                        await self.each_message(rpc, request, context)
+                        yield request
+
+                response = None
+                try:
+                    response = await client_stream_behavior(checked(), context)
+                    return response
+                finally:
+                    after(response)
+
+            return grpc.stream_unary_rpc_method_handler(
+                client_stream, deserialize, handler.response_serializer
+            )
+        # Bidi-streaming: MemoryService has none; pass it through.
         return handler

@@ -8,13 +8,19 @@ from typing import Any, TypedDict
 import grpc
 
 from memoryd.api import convert, preload_convert, query_convert
+from memoryd.api.admin_rpcs import AdminRpcs
 from memoryd.api.auth import current_principal
 from memoryd.api.errors import rpc_errors, rpc_stream_errors, status_for
+from memoryd.api.transfer_rpcs import TransferRpcs
+from memoryd.api.watch_rpcs import WatchRpcs
+from memoryd.core.admin import Admin
 from memoryd.core.consistency import ANSWER_MARGIN_SECONDS
+from memoryd.core.feed import ChangeFeed
 from memoryd.core.model import WriteMode
 from memoryd.core.policy import Principal
 from memoryd.core.preload import Preloader
 from memoryd.core.reads import Reads
+from memoryd.core.transfers import Transfers
 from memoryd.core.writes import Writes
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
@@ -60,11 +66,27 @@ def _write_by_caller(request: _Writing) -> _Write:
     return _Write(mode=mode, request_id=request.request_id, principal=current_principal())
 
 
-class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
-    def __init__(self, writes: Writes, reads: Reads, preloader: Preloader) -> None:
+class MemoryServicer(
+    TransferRpcs, WatchRpcs, AdminRpcs, memory_service_pb2_grpc.MemoryServiceServicer
+):
+    """Every RPC of MemoryService; the operations RPCs live in their own modules."""
+
+    def __init__(
+        self,
+        writes: Writes,
+        reads: Reads,
+        preloader: Preloader,
+        *,
+        transfers: Transfers,
+        feed: ChangeFeed,
+        admin: Admin,
+    ) -> None:
         self._writes = writes
         self._reads = reads
         self._preloader = preloader
+        self._transfers = transfers
+        self._feed = feed
+        self._admin = admin
 
     @rpc_errors
     async def CreateMemory(

@@ -3,9 +3,11 @@
 The indexer calls these one write at a time, in journal order, so no two
 writes race and the dedup rules (memory_key uniqueness, near-duplicate
 skipping) hold without locks. Every point records the write that last changed
-it (``write_seq``, ``write_item``): a write replayed after a crash finds its
-own mark and is not applied twice. Deletes store their outcome in the journal
+it (core/stamps.py): a write replayed after a crash finds its own mark and is
+not applied twice. Deletes store their outcome in the journal
 before their effect, so replaying one deletes again rather than failing.
+Expiry is judged at the write's journal time (``at``), never the clock, so a
+replay settles dedup the same way: memories expired then count for nothing.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from datetime import datetime
 from memoryd.core import dedup, scoping, validation
 from memoryd.core.documents import from_document, to_document
 from memoryd.core.errors import InvalidArgument, MemoryNotFound, VersionConflict
+from memoryd.core.expiry import is_expired, live_at
+from memoryd.core.filters import Filter, all_of
 from memoryd.core.instruments import Telemetry
 from memoryd.core.model import (
     CreateResult,
@@ -31,9 +35,10 @@ from memoryd.core.model import (
 )
 from memoryd.core.operations import Delete
 from memoryd.core.ports import Point, Record, Search, Vector, VectorIndex
+from memoryd.core.stamps import Stamp, stamp_fields, stamp_of
 from memoryd.core.validation import Limits
 
-Stamp = tuple[int, int]
+_SCAN_PAGE = 1_000
 
 
 class Applier:
@@ -46,7 +51,11 @@ class Applier:
         limits: Limits,
         dedup_threshold: float,
         telemetry: Telemetry | None = None,
+        journal_id: str = "",
     ) -> None:
+        self.index = index
+        #: The journal whose writes this applies: its replay stamps are ours (core/stamps.py).
+        self.journal_id = journal_id
         self._index = index
         self._limits = limits
         self._dedup_threshold = dedup_threshold
@@ -86,27 +95,31 @@ class Applier:
         self, new: NewMemory, vector: Vector, stamp: Stamp, at: datetime
     ) -> CreateResult | None:
         """The result of a create the dedup rules settle: an update of the
-        memory with its key or id, a skipped near-duplicate, or a replay."""
-        found = await self._existing_for(new)
+        memory with its key or id, a skipped near-duplicate, or a replay.
+        Memories expired at ``at`` do not count: a create over one (same id)
+        stores a fresh memory, version 1."""
+        found = await self._existing_for(new, at)
         if found is not None:
             existing, record = found
-            if _stamp_of(record) >= stamp:  # replayed: this write is already in
+            if self._stamp_of(record) >= stamp:  # replayed: this write is already in
                 outcome = (
                     WriteOutcome.CREATED
-                    if _stamp_of(record) == stamp and existing.version == 1
+                    if self._stamp_of(record) == stamp and existing.version == 1
                     else WriteOutcome.UPDATED_EXISTING
                 )
                 return CreateResult(existing, outcome)
-            return await self._overwrite(existing, new, vector, stamp, at)
+            if not is_expired(existing, at):
+                return await self._overwrite(existing, new, vector, stamp, at)
         if not new.memory_key:
-            return await self._near_duplicate(new, vector)
+            return await self._near_duplicate(new, vector, at)
         return None
 
-    async def _existing_for(self, new: NewMemory) -> tuple[Memory, Record] | None:
-        """The memory a create updates: the one with its key, else the one with its id."""
+    async def _existing_for(self, new: NewMemory, at: datetime) -> tuple[Memory, Record] | None:
+        """The memory a create updates: the live one with its key, else the one
+        with its id (expired or not: the caller tells a replay from a fresh create)."""
         if new.memory_key:
             page = await self._index.scroll_newest_first(
-                dedup.same_key(new.scope, new.memory_key), 1, None
+                all_of(dedup.same_key(new.scope, new.memory_key), live_at(at)), 1, None
             )
             if page.records:
                 record = page.records[0]
@@ -140,15 +153,19 @@ class Applier:
             memory_key=new.memory_key or current.memory_key,
             update_time=at,
             version=current.version + 1,
+            expire_time=new.expiry_at(at),
         )
         await self._put(updated, vector, stamp)
         return CreateResult(updated, WriteOutcome.UPDATED_EXISTING)
 
-    async def _near_duplicate(self, new: NewMemory, vector: Vector) -> CreateResult | None:
+    async def _near_duplicate(
+        self, new: NewMemory, vector: Vector, at: datetime
+    ) -> CreateResult | None:
         threshold = (
             new.dedup_threshold if new.dedup_threshold is not None else self._dedup_threshold
         )
-        search = Search(vector, dedup.same_scope_and_type(new.scope, new.memory_type), 1, threshold)
+        where = all_of(dedup.same_scope_and_type(new.scope, new.memory_type), live_at(at))
+        search = Search(vector, where, 1, threshold)
         (hits,) = await self._index.search([search])
         if not hits:
             return None
@@ -162,11 +179,13 @@ class Applier:
         self, change: MemoryChange, vector: Vector | None, seq: int, at: datetime
     ) -> Memory:
         """Applies a partial change, updated ``at`` (when write ``seq`` was
-        journaled). Raises MemoryNotFound, VersionConflict or InvalidArgument
-        (merged metadata over its limit)."""
-        current, record = await self.owned(change.memory_id, change.scope, vectors=True)
-        if _stamp_of(record) >= (seq, 0):
-            return current
+        journaled). Raises MemoryNotFound (also for a memory expired at ``at``),
+        VersionConflict or InvalidArgument (merged metadata over its limit)."""
+        current, record = await self._stored(change.memory_id, change.scope, vectors=True)
+        if self._stamp_of(record) >= (seq, 0):
+            return current  # replayed (its own expire_time may lie before ``at``)
+        if is_expired(current, at):
+            raise MemoryNotFound(change.memory_id)
         _check_version(current, change.expected_version)
         metadata = current.metadata
         if change.metadata is not None:
@@ -184,30 +203,57 @@ class Applier:
             metadata=metadata,
             update_time=at,
             version=current.version + 1,
+            expire_time=change.expiry_at(at, current.expire_time),
         )
         await self._put(updated, vector if vector is not None else record.vector or [], (seq, 0))
         return updated
 
-    async def check_delete(self, delete: Delete) -> None:
-        """Raises MemoryNotFound or VersionConflict if the delete cannot happen."""
-        current, _ = await self.owned(delete.memory_id, delete.scope)
+    async def check_delete(self, delete: Delete, at: datetime) -> Memory:
+        """The memory the delete (journaled ``at``) removes; raises MemoryNotFound
+        or VersionConflict if the delete cannot happen (an expired memory is the purge's)."""
+        current, _ = await self.owned(delete.memory_id, delete.scope, at)
         _check_version(current, delete.expected_version)
+        return current
 
-    async def delete(self, delete: Delete) -> None:
-        """Deletes the point; idempotent."""
-        await self._index.delete([scoping.point_id(delete.scope, delete.memory_id)])
+    async def count_forget(self, selection: Selection, now: datetime) -> int:
+        """How many memories a forget of ``selection`` at ``now`` deletes."""
+        where = all_of(scoping.forget_selection_filter(selection), live_at(now))
+        return await self._index.count(where)
 
-    async def count_forget(self, selection: Selection) -> int:
-        return await self._index.count(scoping.forget_selection_filter(selection))
+    async def matching(self, where: Filter) -> list[Memory]:
+        """Every memory matching ``where``, in pages, without vectors."""
+        memories: list[Memory] = []
+        offset: str | None = None
+        while True:
+            page = await self._index.scan(where, _SCAN_PAGE, offset)
+            memories.extend(from_document(record.payload) for record in page.records)
+            if page.next_offset is None:
+                return memories
+            offset = page.next_offset
 
-    async def forget(self, selection: Selection) -> None:
-        """Deletes the selection; idempotent."""
-        await self._index.delete_where(scoping.forget_selection_filter(selection))
+    async def forgettable(self, selection: Selection, now: datetime) -> list[Memory]:
+        """The memories a forget of ``selection`` at ``now`` deletes (expired
+        ones are the purge's)."""
+        return await self.matching(all_of(scoping.forget_selection_filter(selection), live_at(now)))
+
+    async def delete_memories(self, memories: Sequence[Memory]) -> None:
+        """Deletes the points of these memories; idempotent."""
+        await self._index.delete([scoping.point_id(m.scope, m.id) for m in memories])
 
     async def owned(
+        self, memory_id: str, scope: Scope, now: datetime, *, vectors: bool = False
+    ) -> tuple[Memory, Record]:
+        """The memory ``memory_id`` of the scope's owner, live at ``now``;
+        raises MemoryNotFound."""
+        memory, record = await self._stored(memory_id, scope, vectors=vectors)
+        if is_expired(memory, now):
+            raise MemoryNotFound(memory_id)
+        return memory, record
+
+    async def _stored(
         self, memory_id: str, scope: Scope, *, vectors: bool = False
     ) -> tuple[Memory, Record]:
-        """The memory ``memory_id`` of the scope's owner; raises MemoryNotFound."""
+        """The stored memory ``memory_id`` of the scope's owner, expired or not."""
         found = await self._index.retrieve(
             [scoping.point_id(scope, memory_id)], with_vectors=vectors
         )
@@ -218,14 +264,13 @@ class Applier:
             raise MemoryNotFound(memory_id)
         return memory, found[0]
 
+    def _stamp_of(self, record: Record) -> Stamp:
+        return stamp_of(record.payload, self.journal_id)
+
     async def _put(self, memory: Memory, vector: Vector | Sequence[float], stamp: Stamp) -> None:
         point_id = scoping.point_id(memory.scope, memory.id)
-        document = to_document(memory) | {"write_seq": stamp[0], "write_item": stamp[1]}
+        document = to_document(memory) | stamp_fields(self.journal_id, *stamp)
         await self._index.upsert([Point(point_id, vector, document, text=memory.content)])
-
-
-def _stamp_of(record: Record) -> Stamp:
-    return int(record.payload.get("write_seq", 0)), int(record.payload.get("write_item", 0))
 
 
 def _check_version(memory: Memory, expected: int | None) -> None:

@@ -2,7 +2,7 @@
 
 The write log stores requests this way, so a field added to NewMemory,
 MemoryChange or Selection is journaled without a serialiser written by hand.
-Enums are stored by value, tuples as lists, filter trees as core.filters
+Enums are stored by value, times as RFC 3339 text, tuples as lists, filter trees as core.filters
 writes them; the documents of earlier versions read back unchanged, because
 they were written with the same field names.
 """
@@ -14,6 +14,7 @@ import enum
 import types
 import typing
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from memoryd.core import filters
@@ -26,6 +27,8 @@ def to_json(value: Any) -> Any:
             return filters.to_json(value)
         case enum.Enum():
             return value.value
+        case datetime():
+            return value.astimezone(UTC).isoformat()
         case _ if dataclasses.is_dataclass(value) and not isinstance(value, type):
             return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
         case tuple() | list():
@@ -44,10 +47,17 @@ def document(value: object) -> dict[str, Any]:
 
 
 def from_json[T](cls: type[T], document: Mapping[str, Any]) -> T:
-    """The dataclass ``cls`` a document of ``to_json`` describes."""
+    """The dataclass ``cls`` a document of ``to_json`` describes. A field the
+    document lacks (one added since an earlier version wrote it) takes its default."""
     hints = _hints(cls)
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # cls is a dataclass
-    return cls(**{f.name: _read(hints[f.name], document[f.name]) for f in fields if f.init})
+    return cls(
+        **{
+            f.name: _read(hints[f.name], document[f.name])
+            for f in fields
+            if f.init and f.name in document
+        }
+    )
 
 
 _HINTS: dict[type, dict[str, Any]] = {}
@@ -72,6 +82,8 @@ def _read(hint: Any, value: Any) -> Any:
         return tuple(_read(args[0], item) for item in value)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return hint(value)
+    if hint is datetime:
+        return datetime.fromisoformat(value)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return from_json(hint, value)
     return value

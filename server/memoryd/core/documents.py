@@ -23,7 +23,9 @@ def micros(value: datetime) -> int:
 
 
 def to_document(memory: Memory) -> dict[str, Any]:
-    return {
+    """The stored payload. ``expire_time`` is present only when set, so that
+    "never expires" is a missing field (core/expiry.py filters on that)."""
+    document = {
         "memory_id": memory.id,
         "content": memory.content,
         "user_id": memory.scope.user_id,
@@ -38,6 +40,9 @@ def to_document(memory: Memory) -> dict[str, Any]:
         "update_time": iso_time(memory.update_time),
         "version": memory.version,
     }
+    if memory.expire_time is not None:
+        document["expire_time"] = iso_time(memory.expire_time)
+    return document
 
 
 def from_document(document: Mapping[str, Any]) -> Memory:
@@ -57,6 +62,7 @@ def from_document(document: Mapping[str, Any]) -> Memory:
         create_time=_parse_time(document["create_time"]),
         update_time=_parse_time(document["update_time"]),
         version=int(document["version"]),
+        expire_time=_parse_time(document["expire_time"]) if document.get("expire_time") else None,
     )
 
 

@@ -16,6 +16,8 @@ MemorydError
   Unauthenticated(reason)            credentials missing, malformed, expired or not trusted
   PermissionDenied(action)           the principal may not act in the requested scope
   RateLimited(retry_after)           the principal's request rate is over its limit
+  ChangeHistoryExpired(after, kept)  a watch resumes outside the kept change history
+  ReembedInProgress(target)          a re-embedding to another embedder is running
 
 Each class carries data, never transport codes: api/errors.py maps them.
 """
@@ -168,3 +170,30 @@ class RateLimited(MemorydError):
     def __init__(self, retry_after: float) -> None:
         super().__init__(f"rate limit exceeded; retry in {retry_after:.2f}s")
         self.retry_after = retry_after
+
+
+class ChangeHistoryExpired(MemorydError):
+    """A watch asked to resume after a sequence outside the change history kept:
+    older than ``oldest_resumable``, or past ``last``."""
+
+    def __init__(self, after: int, oldest_resumable: int, last: int) -> None:
+        where = "older than the history kept" if after < oldest_resumable else "past its end"
+        super().__init__(
+            f"start_after_sequence {after} is {where} (sequences {oldest_resumable} to {last} "
+            "can be resumed from); read the scope again (ListMemories or ExportMemories) and "
+            "watch from the sequence `started` names"
+        )
+        self.after = after
+        self.oldest_resumable = oldest_resumable
+        self.last = last
+
+
+class ReembedInProgress(MemorydError):
+    """A re-embedding to another embedder is running; one runs at a time."""
+
+    def __init__(self, running_target: str) -> None:
+        super().__init__(
+            f"a re-embedding to {running_target!r} is running; wait for it to switch over "
+            "(GetReembedStatus) before starting another"
+        )
+        self.running_target = running_target

@@ -14,10 +14,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, assert_never
+from typing import Any
 
 from opentelemetry import trace
 from opentelemetry.context import Context
@@ -30,10 +30,12 @@ from tenacity import (
 
 from memoryd.core import operations
 from memoryd.core.applier import Applier
+from memoryd.core.apply_entry import EntryApplier, ImportApplier
+from memoryd.core.changes import Change
 from memoryd.core.errors import EmbeddingError, MemorydError, WriteFailed
+from memoryd.core.importing import Importer
 from memoryd.core.instruments import Telemetry
 from memoryd.core.model import OperationKind, WriteState
-from memoryd.core.operations import Create, Delete, Forget, Update
 from memoryd.core.ports import Embedder, Vector
 from memoryd.core.tracing import links_to
 from memoryd.core.write_log import Entry, WriteLog
@@ -62,9 +64,15 @@ class Indexer:
         embedder: Embedder,
         settings: IndexerSettings | None = None,
         telemetry: Telemetry | None = None,
+        importer: ImportApplier | None = None,
     ) -> None:
         self._journal = journal
-        self._applier = applier
+        self._entries = EntryApplier(
+            journal,
+            applier,
+            importer or Importer(applier, journal),
+            lambda: embedder.model_id,
+        )
         self._embedder = embedder
         self._settings = settings or IndexerSettings()
         self._tracer = (telemetry or Telemetry()).tracer
@@ -72,6 +80,8 @@ class Indexer:
         self.last_seq = 0
         self._progress = asyncio.Condition()
         self._wake = asyncio.Event()
+        self._gate = asyncio.Lock()
+        self._listeners: list[Callable[[Sequence[Change]], None]] = []
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> list[Entry]:
@@ -107,6 +117,19 @@ class Indexer:
         """Waits until every journaled write is finished, at most ``timeout``."""
         return await self.wait_done(self.last_seq, timeout)
 
+    @contextlib.asynccontextmanager
+    async def paused(self) -> AsyncIterator[None]:
+        """No write is applied while this is held (after the one being applied
+        finishes): a consistent view of the index, for an export or a switch of
+        embedders. Writes are still journaled and acknowledged meanwhile."""
+        async with self._gate:
+            yield
+
+    def on_changes(self, listener: Callable[[Sequence[Change]], None]) -> None:
+        """Calls ``listener`` with each applied write's changes, once they are
+        durable in the write log (core/feed.py fans them out to watchers)."""
+        self._listeners.append(listener)
+
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
@@ -135,15 +158,21 @@ class Indexer:
                 links=[link for e in entries for link in links_to(e.trace_context)],
                 attributes={"memoryd.index.writes": len(entries)},
             ):
+                embedded_by = self._embedder.model_id
                 vectors = await self._prefetch_vectors(entries)
             for entry in entries:
-                with self._apply_span(entry) as span:
-                    state, outcome = await self._apply(entry, vectors)
-                    await self._journal.finish(entry.seq, state, outcome)
-                    span.set_attribute("memoryd.write.state", state.value)
-                async with self._progress:
-                    self.done_seq = entry.seq
-                    self._progress.notify_all()
+                async with self._gate:
+                    if self._embedder.model_id != embedded_by:
+                        vectors = {}  # a re-embedding switched embedders meanwhile (paused())
+                    with self._apply_span(entry) as span:
+                        state, outcome, changes = await self._apply(entry, vectors)
+                        numbered = await self._journal.finish(entry.seq, state, outcome, changes)
+                        span.set_attribute("memoryd.write.state", state.value)
+                    async with self._progress:
+                        self.done_seq = entry.seq
+                        self._progress.notify_all()
+                for listener in self._listeners:
+                    listener(numbered)
 
     def _apply_span(self, entry: Entry) -> AbstractContextManager[trace.Span]:
         """A root span per applied write, linked to the request that journaled it."""
@@ -167,7 +196,7 @@ class Indexer:
 
     async def _apply(
         self, entry: Entry, vectors: Mapping[str, Vector]
-    ) -> tuple[WriteState, dict[str, Any]]:
+    ) -> tuple[WriteState, dict[str, Any], list[Change]]:
         try:
             async for attempt in AsyncRetrying(
                 stop=stop_after_attempt(self._settings.max_attempts),
@@ -179,10 +208,12 @@ class Indexer:
                 reraise=True,
             ):
                 with attempt:
-                    outcome = await self._apply_once(entry, vectors)
+                    outcome, changes = await self._entries.apply(
+                        entry, lambda texts: self._vectors(texts, vectors)
+                    )
         except Exception as error:
             if isinstance(error, MemorydError) and not _is_transient(error):
-                return WriteState.FAILED, operations.error_to_json(error)
+                return WriteState.FAILED, operations.error_to_json(error), []
             # an embedding or engine failure, after every retry
             logger.exception(
                 "write %d failed after %d attempts", entry.seq, self._settings.max_attempts
@@ -191,38 +222,8 @@ class Indexer:
                 f"the write could not be indexed after {self._settings.max_attempts} attempts "
                 f"({type(error).__name__}); nothing of it was applied"
             )
-            return WriteState.FAILED, operations.error_to_json(failure)
-        return WriteState.APPLIED, outcome
-
-    async def _apply_once(self, entry: Entry, vectors: Mapping[str, Vector]) -> dict[str, Any]:
-        operation = operations.operation_from_json(entry.kind, entry.operation)
-        match operation:
-            case Create(items):
-                embedded = await self._vectors([i.content for i in items], vectors)
-                results = await self._applier.create(items, embedded, entry.seq, entry.journaled_at)
-                return operations.outcome_to_json(results)
-            case Update(change):
-                vector = None
-                if change.content is not None:
-                    (vector,) = await self._vectors([change.content], vectors)
-                updated = await self._applier.update(change, vector, entry.seq, entry.journaled_at)
-                return operations.outcome_to_json(updated)
-            case Delete():
-                if entry.outcome is None:
-                    await self._applier.check_delete(operation)
-                    await self._journal.record_outcome(entry.seq, {})
-                await self._applier.delete(operation)
-                return {}
-            case Forget(selection):
-                outcome = entry.outcome
-                if outcome is None:
-                    count = await self._applier.count_forget(selection)
-                    outcome = operations.outcome_to_json(count)
-                    await self._journal.record_outcome(entry.seq, outcome)
-                await self._applier.forget(selection)
-                return outcome
-            case _:
-                assert_never(operation)
+            return WriteState.FAILED, operations.error_to_json(failure), []
+        return WriteState.APPLIED, outcome, changes
 
     async def _vectors(self, texts: list[str], known: Mapping[str, Vector]) -> list[Vector]:
         missing = [t for t in texts if t not in known]

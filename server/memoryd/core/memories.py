@@ -17,6 +17,7 @@ from memoryd.core.instruments import Telemetry
 from memoryd.core.model import RetrievalMode, WritePolicy
 from memoryd.core.operations import operation_from_json
 from memoryd.core.ports import Embedder, TokenCounter, VectorIndex
+from memoryd.core.purge import ExpiryPurge
 from memoryd.core.reads import Reads
 from memoryd.core.retrieval import Retrieval
 from memoryd.core.validation import Limits
@@ -42,6 +43,7 @@ class Memories:
         tokens: TokenCounter,
         default_mode: RetrievalMode = RetrievalMode.DENSE,
         telemetry: Telemetry | None = None,
+        expiry_purge_interval_seconds: float = 60.0,
     ) -> None:
         limits = limits or Limits()
         policy = policy or WritePolicy()
@@ -65,22 +67,26 @@ class Memories:
         self.reads = Reads(
             index, applier, self.retrieval, self.barrier, limits=limits, telemetry=telemetry
         )
+        self.purge = ExpiryPurge(index, self.writes, indexer, expiry_purge_interval_seconds)
 
     async def start(self) -> None:
-        """Starts the indexer, replaying writes a previous run left pending."""
+        """Starts the indexer, replaying writes a previous run left pending,
+        then the expiry purge (core/purge.py)."""
         for entry in await self._indexer.start():
             self.barrier.note(operation_from_json(entry.kind, entry.operation), entry.seq)
         self.barrier.start(self._indexer.last_seq)
         await self._journal.purge_forgotten()
+        self.purge.start()
 
     def refuse_writes(self) -> None:
         """From now on, writes fail with ShuttingDown; reads still work."""
         self.writes.refuse_writes()
 
     async def stop(self, drain_seconds: float) -> bool:
-        """Refuses writes, lets the indexer apply the backlog for at most
+        """Stops the purge, refuses writes, lets the indexer apply the backlog for at most
         ``drain_seconds``, then stops it. What remains stays journaled for the
         next start. Returns whether the backlog was drained."""
+        await self.purge.stop()
         self.refuse_writes()
         drained = await self._indexer.drain(drain_seconds)
         await self._indexer.stop()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from memoryd.core.filters import Filter
@@ -58,6 +58,10 @@ class OperationKind(enum.StrEnum):
     UPDATE = "update"
     DELETE = "delete"
     FORGET = "forget"
+    #: Exported memories brought back, ids, times and versions kept (core/importing.py).
+    IMPORT = "import"
+    #: The purge of memories past their expire_time (core/expiry.py).
+    EXPIRE = "expire"
 
 
 class RetrievalMode(enum.Enum):
@@ -98,6 +102,29 @@ class Memory:
     create_time: datetime
     update_time: datetime
     version: int
+    #: When no read returns it any more (core/expiry.py); None: never.
+    expire_time: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedMemory:
+    """An exported memory to store as it is, with the vector its export
+    carried when that vector's embedder is this server's (else None: embed it)."""
+
+    memory: Memory
+    vector: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportCounts:
+    """What an import did with its records (ImportMemoriesResponse)."""
+
+    created: int = 0
+    updated: int = 0
+    #: Already stored at the same or a newer version (a re-run), or expired.
+    unchanged: int = 0
+    #: Records whose content was embedded again.
+    embedded: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +141,21 @@ class NewMemory:
     memory_id: str | None = None
     dedup_threshold: float | None = None
     generated_id: str = ""
+    #: When it expires: an absolute ``expire_time``, or ``ttl_seconds`` after
+    #: the write is journaled (at most one is set); neither: never.
+    expire_time: datetime | None = None
+    ttl_seconds: float | None = None
+
+    def expiry_at(self, at: datetime) -> datetime | None:
+        """The expire_time a create journaled at ``at`` stores."""
+        if self.ttl_seconds is not None:
+            return at + timedelta(seconds=self.ttl_seconds)
+        return self.expire_time
 
 
 def as_memory(new: NewMemory, now: datetime, version: int) -> Memory:
-    """The memory a create stores (version 1), or reports as accepted (version 0)."""
+    """The memory a create journaled at ``now`` stores (version 1), or reports
+    as accepted (version 0)."""
     return Memory(
         id=new.memory_id or new.generated_id,
         content=new.content,
@@ -129,6 +167,7 @@ def as_memory(new: NewMemory, now: datetime, version: int) -> Memory:
         create_time=now,
         update_time=now,
         version=version,
+        expire_time=new.expiry_at(now),
     )
 
 
@@ -157,6 +196,18 @@ class MemoryChange:
     category: str | None = None
     memory_type: MemoryType | None = None
     expected_version: int | None = None
+    #: Set the expiry to ``expire_time`` (None: never expires) when
+    #: ``changes_expiry``; or to ``ttl_seconds`` after the write is journaled.
+    changes_expiry: bool = False
+    expire_time: datetime | None = None
+    ttl_seconds: float | None = None
+
+    def expiry_at(self, at: datetime, current: datetime | None) -> datetime | None:
+        """The expire_time of a memory that had ``current``, after this change
+        journaled at ``at``."""
+        if self.ttl_seconds is not None:
+            return at + timedelta(seconds=self.ttl_seconds)
+        return self.expire_time if self.changes_expiry else current
 
 
 @dataclass(frozen=True, slots=True)

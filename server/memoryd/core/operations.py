@@ -11,6 +11,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, assert_never
 
 from memoryd.core import codec
@@ -24,6 +25,8 @@ from memoryd.core.errors import (
 )
 from memoryd.core.model import (
     CreateResult,
+    ImportCounts,
+    ImportedMemory,
     Memory,
     MemoryChange,
     NewMemory,
@@ -59,7 +62,24 @@ class Forget:
     selection: Selection
 
 
-Operation = Create | Update | Delete | Forget
+@dataclass(frozen=True, slots=True)
+class Import:
+    """Stores exported memories as they are (core/importing.py)."""
+
+    items: tuple[ImportedMemory, ...]
+    #: The embedder that made the items' vectors; if the server's has changed
+    #: since (a re-embedding switched), they are embedded again.
+    embedder_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Expire:
+    """Deletes the memories expired at ``cutoff`` (core/expiry.py)."""
+
+    cutoff: datetime
+
+
+Operation = Create | Update | Delete | Forget | Import | Expire
 
 
 def kind_of(operation: Operation) -> OperationKind:
@@ -72,6 +92,10 @@ def kind_of(operation: Operation) -> OperationKind:
             return OperationKind.DELETE
         case Forget():
             return OperationKind.FORGET
+        case Import():
+            return OperationKind.IMPORT
+        case Expire():
+            return OperationKind.EXPIRE
         case _:
             assert_never(operation)
 
@@ -87,6 +111,8 @@ def operation_to_json(operation: Operation) -> dict[str, Any]:
             return codec.document(operation)
         case Forget(selection):
             return codec.document(selection)
+        case Import() | Expire():
+            return codec.document(operation)
         case _:
             assert_never(operation)
 
@@ -102,6 +128,10 @@ def operation_from_json(kind: OperationKind, document: Mapping[str, Any]) -> Ope
             return codec.from_json(Delete, document)
         case OperationKind.FORGET:
             return Forget(codec.from_json(Selection, document))
+        case OperationKind.IMPORT:
+            return codec.from_json(Import, document)
+        case OperationKind.EXPIRE:
+            return codec.from_json(Expire, document)
         case _:
             assert_never(kind)
 
@@ -115,6 +145,10 @@ def scopes_of(operation: Operation) -> list[Scope]:
             return [change.scope]
         case Delete(scope=scope) | Forget(Selection(scope=scope)):
             return [scope]
+        case Import(items):
+            return [item.memory.scope for item in items]
+        case Expire():
+            return []  # no read waits for a purge: reads filter expired memories themselves
         case _:
             assert_never(operation)
 
@@ -129,7 +163,7 @@ def fingerprint(kind: OperationKind, document: dict[str, Any]) -> str:
 
 # --- outcomes -----------------------------------------------------------------
 
-Outcome = tuple[CreateResult, ...] | Memory | int | None
+Outcome = tuple[CreateResult, ...] | Memory | int | ImportCounts | None
 
 
 def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
@@ -140,6 +174,8 @@ def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
             return {"memory": to_document(outcome)}
         case int():
             return {"deleted_count": outcome}
+        case ImportCounts():
+            return {"imported": codec.document(outcome)}
         case None:
             return {}
 
@@ -150,8 +186,10 @@ def outcome_from_json(kind: OperationKind, document: Mapping[str, Any]) -> Outco
             return tuple(_create_result_from_json(r) for r in document["created"])
         case OperationKind.UPDATE:
             return from_document(document["memory"])
-        case OperationKind.FORGET:
+        case OperationKind.FORGET | OperationKind.EXPIRE:
             return int(document["deleted_count"])
+        case OperationKind.IMPORT:
+            return codec.from_json(ImportCounts, document["imported"])
         case OperationKind.DELETE:
             return None
         case _:

@@ -93,6 +93,14 @@ class ScrollPage:
     order_values: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class ScanPage:
+    """A page of a scan; ``next_offset`` None means the scan is complete."""
+
+    records: tuple[Record, ...]
+    next_offset: str | None
+
+
 class VectorIndex(Protocol):
     """A collection of points, safe to call concurrently from one event loop.
 
@@ -118,6 +126,13 @@ class VectorIndex(Protocol):
         self, where: Filter, limit: int, after: ScrollCursor | None
     ) -> ScrollPage:
         """Pages through matching points by create_time, newest first."""
+        ...
+
+    async def scan(
+        self, where: Filter | None, limit: int, offset: str | None, *, with_vectors: bool = False
+    ) -> ScanPage:
+        """Pages through matching points (all, for None) in id order, from
+        ``offset`` (a ``next_offset``; None: the start)."""
         ...
 
     async def count(self, where: Filter) -> int:

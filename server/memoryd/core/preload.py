@@ -16,11 +16,13 @@ import struct
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 
 from memoryd.core import preload_events as events
 from memoryd.core import rendering
 from memoryd.core.consistency import ANSWER_MARGIN_SECONDS, ReadBarrier
 from memoryd.core.errors import InvalidArgument, MemorydError, ScopeTimedOut
+from memoryd.core.expiry import etag_holds, etag_until_expiry
 from memoryd.core.instruments import Telemetry
 from memoryd.core.model import RetrievalMode, ScoredMemory, SearchQuery, Selection
 from memoryd.core.policy import UNRESTRICTED, Access, Principal, authorize, is_shared
@@ -91,8 +93,8 @@ class Preloader:
         queries = self._queries(request)
         mode = self._retrieval.mode(request.mode)
         etag = self._etag(request, queries, mode)
-        if request.if_none_match and request.if_none_match == etag:
-            yield events.NotModified(etag)
+        if etag_holds(request.if_none_match, etag, datetime.now(UTC)):
+            yield events.NotModified(request.if_none_match)
             return
         started = self._clock()
         vector = await self._embed(queries[0][1].text, time_remaining)
@@ -133,7 +135,9 @@ class Preloader:
             included_count=len(fitted.included),
             token_count=fitted.token_count,
             is_partial=is_partial,
-            etag="" if is_partial else etag,
+            etag=""
+            if is_partial
+            else etag_until_expiry(etag, (h.memory for s in sections for h in s)),
             mode=mode,
             embed_seconds=embedded - started,
             search_seconds=searched - embedded,

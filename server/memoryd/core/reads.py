@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from datetime import UTC, datetime
 
 from opentelemetry import trace
 
@@ -18,6 +19,8 @@ from memoryd.core.applier import Applier
 from memoryd.core.consistency import ReadBarrier
 from memoryd.core.documents import from_document
 from memoryd.core.errors import InvalidArgument
+from memoryd.core.expiry import live_at
+from memoryd.core.filters import all_of
 from memoryd.core.instruments import Telemetry
 from memoryd.core.model import (
     ListQuery,
@@ -67,12 +70,12 @@ class Reads:
         *,
         principal: Principal = UNRESTRICTED,
     ) -> Memory:
-        """Raises MemoryNotFound unless the scope's owner has this memory."""
+        """Raises MemoryNotFound unless the scope's owner has this memory, unexpired."""
         scope = authorize(principal, scope, Access.READ)
         scoping.check_id(memory_id, "id", required=True)
         scoping.check_scope(scope, "scope")
         await self._barrier.wait_for_scope(scope, consistency_token, wait)
-        return (await self._applier.owned(memory_id, scope))[0]
+        return (await self._applier.owned(memory_id, scope, datetime.now(UTC)))[0]
 
     async def search(
         self,
@@ -111,7 +114,8 @@ class Reads:
         if query.page_token:
             cursor = ScrollCursor(*paging.decode_token(query.page_token, query.selection))
         await self._barrier.wait_for_scope(query.selection.scope, consistency_token, wait)
-        where = scoping.read_selection_filter(query.selection)
+        # Expired memories drop out between pages too: a token resumes by create_time.
+        where = all_of(scoping.read_selection_filter(query.selection), live_at(datetime.now(UTC)))
         page = await self._index.scroll_newest_first(where, query.page_size + 1, cursor)
         records = page.records[: query.page_size]
         fitting = paging.fitting_count(
@@ -135,4 +139,4 @@ class Reads:
         selection = replace(selection, scope=authorize(principal, selection.scope, Access.FORGET))
         validation.check_selection(selection, self._limits)
         await self._barrier.wait_for_scope(selection.scope, consistency_token, wait)
-        return await self._applier.count_forget(selection)
+        return await self._applier.count_forget(selection, datetime.now(UTC))

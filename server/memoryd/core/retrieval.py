@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from memoryd.core import rendering, scoping, validation
 from memoryd.core.documents import from_document
 from memoryd.core.errors import InvalidArgument
+from memoryd.core.expiry import live_at
+from memoryd.core.filters import all_of
 from memoryd.core.model import RetrievalMode, ScoredMemory, SearchQuery
 from memoryd.core.ports import Embedder, Search, TokenCounter, Vector, VectorIndex
 from memoryd.core.validation import Limits
@@ -57,11 +61,13 @@ class Retrieval:
         return vector
 
     async def search(self, query: SearchQuery, vector: Vector) -> list[ScoredMemory]:
-        """The checked query's best matches in its scope, best first, with
-        scores in [0, 1] (see SearchResult.score in the contract)."""
+        """The checked query's best unexpired matches in its scope, best first,
+        with scores in [0, 1] (see SearchResult.score in the contract)."""
         search = Search(
             vector=vector,
-            where=scoping.read_selection_filter(query.selection),
+            where=all_of(
+                scoping.read_selection_filter(query.selection), live_at(datetime.now(UTC))
+            ),
             limit=query.limit,
             min_similarity=query.score_threshold or None,
             text=query.text,

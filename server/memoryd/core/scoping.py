@@ -22,7 +22,7 @@ import uuid
 
 from memoryd.core.errors import InvalidArgument
 from memoryd.core.filters import Filter, all_of, equals, one_of
-from memoryd.core.model import Scope, Selection
+from memoryd.core.model import Memory, Scope, Selection
 
 #: Fixed namespace for point ids; changing it orphans every stored memory.
 _POINT_NAMESPACE = uuid.UUID("5b0c3f0e-6c7d-4f0b-9a57-3c1d2f1e8a11")
@@ -115,3 +115,16 @@ def selection_filter(selection: Selection, scope_filter: Filter) -> Filter:
 def forget_selection_filter(selection: Selection) -> Filter:
     """The memories a forget of ``selection`` deletes."""
     return selection_filter(selection, forget_filter(selection.scope))
+
+
+def visible(scope: Scope, memory: Memory) -> bool:
+    """Whether a read in ``scope`` sees ``memory``: read_filter's rule, for one
+    memory in hand (a change WatchMemories may send)."""
+    stored = memory.scope
+    if scope.user_id:
+        return stored.user_id == scope.user_id
+    return (
+        not stored.user_id
+        and (not scope.agent_id or stored.agent_id == scope.agent_id)
+        and (not scope.app_id or stored.app_id == scope.app_id)
+    )

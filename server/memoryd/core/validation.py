@@ -10,6 +10,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from memoryd.core.errors import InvalidArgument
@@ -18,6 +19,8 @@ from memoryd.core.model import MemoryChange, NewMemory, Selection
 from memoryd.core.scoping import check_id, check_scope
 
 _METADATA_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: The longest ttl: 100 years of 365.25 days (the contract's limit).
+MAX_TTL_SECONDS = 36_525 * 86_400
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +90,20 @@ def _check_keys(value: Any, field: str) -> int:
     return count
 
 
-def check_new_memory(new: NewMemory, field: str, limits: Limits) -> None:
-    """Checks a memory to create; ``field`` is the request's name for it."""
+def check_ttl(ttl_seconds: float | None, field: str) -> None:
+    if ttl_seconds is not None and not 0 < ttl_seconds <= MAX_TTL_SECONDS:
+        raise InvalidArgument(
+            field,
+            f"must be positive and at most 100 years ({MAX_TTL_SECONDS} s), got {ttl_seconds} s; "
+            "leave it unset for a memory that never expires",
+        )
+
+
+def check_new_memory(
+    new: NewMemory, field: str, limits: Limits, *, now: datetime | None = None
+) -> None:
+    """Checks a memory to create at ``now`` (default: the current time);
+    ``field`` is the request's name for it."""
     check_content(new.content, f"{field}.content", limits)
     check_scope(new.scope, f"{field}.scope")
     check_category(new.category, f"{field}.category", limits)
@@ -98,6 +113,17 @@ def check_new_memory(new: NewMemory, field: str, limits: Limits) -> None:
         check_id(new.memory_id, "memory_id", required=True)
     if new.dedup_threshold is not None and not 0.0 <= new.dedup_threshold <= 1.0:
         raise InvalidArgument("dedup_threshold", "must be between 0 and 1")
+    check_ttl(new.ttl_seconds, "ttl")
+    if new.expire_time is not None:
+        if new.ttl_seconds is not None:
+            raise InvalidArgument("ttl", f"set ttl or {field}.expire_time, not both")
+        now = now or datetime.now(UTC)
+        if new.expire_time <= now:
+            raise InvalidArgument(
+                f"{field}.expire_time",
+                f"{new.expire_time.isoformat()} is not in the future (now {now.isoformat()}); "
+                "set a later time, or use ttl",
+            )
 
 
 def check_selection(selection: Selection, limits: Limits) -> None:
@@ -126,3 +152,8 @@ def check_change(change: MemoryChange, limits: Limits) -> None:
         check_category(change.category, "memory.category", limits)
     if change.metadata is not None:
         check_metadata(change.metadata, "memory.metadata", limits)
+    check_ttl(change.ttl_seconds, "ttl")
+    if change.ttl_seconds is not None and change.changes_expiry:
+        raise InvalidArgument(
+            "ttl", 'set ttl or "expire_time" in update_mask, not both (ttl sets expire_time)'
+        )

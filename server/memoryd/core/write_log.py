@@ -15,10 +15,12 @@ the stored memory and a replay after a restart all carry the same time.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from memoryd.core.changes import Change
 from memoryd.core.model import OperationKind, WriteState
 
 #: How long a finished write is remembered, by default (MEMORYD_REQUEST_ID_RETENTION_SECONDS).
@@ -74,6 +76,16 @@ class Appended:
         return wall_time(self.create_time)
 
 
+@dataclass(frozen=True, slots=True)
+class ChangeBounds:
+    """The change history the log keeps (core/changes.py)."""
+
+    #: The smallest sequence a watch may resume after: one before the oldest kept change.
+    oldest_resumable: int
+    #: The last change's sequence; 0 before the first.
+    last: int
+
+
 def wall_time(epoch_seconds: float) -> datetime:
     """A log time (epoch seconds) as a UTC datetime."""
     return datetime.fromtimestamp(epoch_seconds, UTC)
@@ -105,8 +117,23 @@ class WriteLog(Protocol):
         """Stores an entry's outcome before its effect, keeping it pending."""
         ...
 
-    async def finish(self, seq: int, state: WriteState, outcome: dict[str, Any]) -> None:
-        """Marks an entry applied or failed, durably, with its outcome."""
+    async def finish(
+        self,
+        seq: int,
+        state: WriteState,
+        outcome: dict[str, Any],
+        changes: Sequence[Change] = (),
+    ) -> list[Change]:
+        """Marks an entry applied or failed, durably, with its outcome, and
+        records its changes in the same commit; returns them numbered."""
+        ...
+
+    async def changes_after(self, after: int, limit: int) -> list[Change]:
+        """The kept changes with seq > ``after``, oldest first."""
+        ...
+
+    async def change_bounds(self) -> ChangeBounds:
+        """Which changes are kept; purged with the finished entries' retention."""
         ...
 
     async def last_seq(self) -> int:
@@ -114,7 +141,8 @@ class WriteLog(Protocol):
         ...
 
     async def purge_forgotten(self) -> int:
-        """Deletes the forgotten entries and their request ids; returns how many went."""
+        """Deletes the forgotten entries and their request ids, and the changes
+        older than the retention; returns how many entries went."""
         ...
 
     async def close(self) -> None: ...

@@ -22,6 +22,7 @@ from memoryd.core.indexer import Indexer
 from memoryd.core.instruments import Telemetry
 from memoryd.core.model import (
     CreateResult,
+    ImportedMemory,
     Memory,
     MemoryChange,
     NewMemory,
@@ -63,6 +64,29 @@ def _accepted(item: NewMemory, journaled_at: datetime) -> CreateResult:
         WriteOutcome.ACCEPTED,
         is_create_time_known=not (item.memory_key or item.memory_id),
     )
+
+
+#: Fixed namespace of derived memory ids; changing it breaks replica convergence.
+_ID_NAMESPACE = uuid.UUID("0d7c2a52-4b8e-4a51-9d0f-6f3f1c2b9e47")
+
+
+def _memory_id_for(new: NewMemory, principal: Principal, request_id: str, index: int) -> str:
+    """The id a create gives its memory. Derived, where it can be, from what a
+    retry carries again: from (owner, memory_key), else from (principal,
+    request_id, position in the batch); memory_key is unique per (user_id,
+    agent_id, app_id), so that is the key's owner here. Two replicas that both apply one
+    retried create then write the same point and converge on one record
+    (docs/deploy.md). Otherwise a random UUID."""
+    if new.memory_id:
+        return new.memory_id
+    if new.memory_key:
+        scope = new.scope  # a key is unique per (user_id, agent_id, app_id): core/dedup.py
+        name = f"key\x1f{scope.user_id}\x1f{scope.agent_id}\x1f{scope.app_id}\x1f{new.memory_key}"
+    elif request_id:
+        name = f"request\x1f{principal.name}\x1f{request_id}\x1f{index}"
+    else:
+        return str(uuid.uuid4())
+    return str(uuid.uuid5(_ID_NAMESPACE, name))
 
 
 class Writes:
@@ -122,7 +146,10 @@ class Writes:
             except InvalidArgument as exc:
                 field = f"requests[{i}].{exc.field}" if is_batch else exc.field
                 raise InvalidArgument(field, exc.reason) from exc
-        items = tuple(replace(new, generated_id=new.memory_id or str(uuid.uuid4())) for new in news)
+        items = tuple(
+            replace(new, generated_id=_memory_id_for(new, principal, request_id, i))
+            for i, new in enumerate(news)
+        )
         written = await self._write(operations.Create(items, is_batch), mode, request_id, principal)
         token = self._tokens.token(written.seq)
         if mode is WriteMode.ASYNC:
@@ -182,6 +209,21 @@ class Writes:
         written = await self._write(operations.Forget(selection), mode, request_id, principal)
         count = written.outcome if isinstance(written.outcome, int) else 0
         return Receipt(self._tokens.token(written.seq), count)
+
+    async def import_memories(
+        self, items: Sequence[ImportedMemory], embedder_id: str, principal: Principal
+    ) -> str:
+        """Journals one message of an import as one write (ASYNC); returns its
+        token. The items are validated and authorized already (core/transfers.py)."""
+        written = await self._write(
+            operations.Import(tuple(items), embedder_id), WriteMode.ASYNC, "", principal
+        )
+        return self._tokens.token(written.seq)
+
+    async def purge_expired(self, now: datetime) -> int:
+        """Journals a purge of the memories expired at ``now`` (core/purge.py);
+        returns its sequence number. Raises ShuttingDown or Overloaded."""
+        return (await self._write(operations.Expire(now), WriteMode.ASYNC, "", UNRESTRICTED)).seq
 
     async def write_status(self, token: str, *, principal: Principal = UNRESTRICTED) -> WriteStatus:
         """Raises UnknownWrite for a token this journal never issued, and for

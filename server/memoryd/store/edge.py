@@ -4,6 +4,9 @@ The shard is never optimized here: optimize() builds HNSW while holding the
 GIL (47 s at 100k points), which would freeze the server. Filtered searches
 over the tenant index stay in the millisecond range without HNSW.
 
+Which shard directory of the data directory is active, and the second
+shard a re-embedding builds beside it, are store/edge_shards.py's job.
+
 Index schema 2 adds the BM25 sparse vector for hybrid retrieval. A data
 directory of schema 1 (dense only) is migrated when opened: the sparse vector
 is created and filled from each point's stored content.
@@ -17,7 +20,6 @@ only become qdrant-edge-py's objects.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -27,26 +29,40 @@ from typing import Any, TypeVar
 import qdrant_edge as qe
 
 from memoryd.core.documents import iso_time
-from memoryd.core.errors import IncompatibleIndex
 from memoryd.core.filters import Filter
-from memoryd.core.ports import Hit, IndexSpec, Point, Record, ScrollCursor, ScrollPage, Search
-from memoryd.store.base import DENSE, ORDER_FIELD, floats, payload_indexes, to_record
+from memoryd.core.ports import (
+    Hit,
+    IndexSpec,
+    Point,
+    Record,
+    ScanPage,
+    ScrollCursor,
+    ScrollPage,
+    Search,
+)
+from memoryd.store.base import DENSE, ORDER_FIELD, floats, to_record
 from memoryd.store.edge_queries import to_edge_request
-from memoryd.store.lexical import SPARSE, document_terms
+from memoryd.store.edge_shards import (
+    MANIFEST,
+    SCHEMA,
+    DataDirInUse,
+    active_shard,
+    add_sparse_vectors,
+    check_manifest,
+    create_shard,
+    load_shard,
+    open_shard,
+    sparse,
+    write_manifest,
+)
+from memoryd.store.lexical import SPARSE
 from memoryd.store.newest_first import plan_scroll, scroll_page
 from memoryd.store.qdrant_filters import to_edge_filter
 from memoryd.store.query_plan import plan_query
 
 logger = logging.getLogger(__name__)
 
-MANIFEST = "index.json"
-SCHEMA = 2
-_MIGRATION_PAGE = 1_000
 _T = TypeVar("_T")
-
-
-class DataDirInUse(IncompatibleIndex):
-    """Another process owns the shard directory."""
 
 
 class EdgeIndex:
@@ -71,19 +87,26 @@ class EdgeIndex:
         dimension, and DataDirInUse if another process holds it.
         """
         data_dir.mkdir(parents=True, exist_ok=True)
-        shard_dir = data_dir / "shard"
+        shard_dir = data_dir / active_shard(data_dir)
         manifest = data_dir / MANIFEST
         if manifest.exists():
-            schema = _check_manifest(manifest, spec)
-            shard = _load(shard_dir)
+            schema = check_manifest(manifest, spec)
+            shard = load_shard(shard_dir)
             if schema < SCHEMA:
-                _add_sparse_vectors(shard)
-                _write_manifest(manifest, spec)
+                add_sparse_vectors(shard)
+                write_manifest(manifest, spec)
         else:
-            shard = _create(shard_dir, spec)
-            _write_manifest(manifest, spec)
-        executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="qdrant-edge")
-        return cls(shard, executor)
+            shard = create_shard(shard_dir, spec)
+            write_manifest(manifest, spec)
+        return cls(shard, _executor(threads))
+
+    @classmethod
+    def open_beside(
+        cls, data_dir: Path, name: str, spec: IndexSpec, *, threads: int = 4
+    ) -> EdgeIndex:
+        """Opens (creating it on first use) the shard ``name`` beside the active
+        one, for re-embedding (store/edge_shards.py switches to it)."""
+        return cls(open_shard(data_dir, name, spec), _executor(threads))
 
     async def _call(self, fn: Callable[..., _T], *args: Any) -> _T:
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
@@ -92,7 +115,7 @@ class EdgeIndex:
         if not points:
             return
         edge_points = [
-            qe.Point(p.id, {DENSE: floats(p.vector), SPARSE: _sparse(p.text)}, dict(p.payload))
+            qe.Point(p.id, {DENSE: floats(p.vector), SPARSE: sparse(p.text)}, dict(p.payload))
             for p in points
         ]
         await self._call(self._shard.update, qe.UpdateOperation.upsert_points(edge_points))
@@ -126,6 +149,22 @@ class EdgeIndex:
         records, _ = await self._call(self._shard.scroll, request)
         return scroll_page(records)
 
+    async def scan(
+        self, where: Filter | None, limit: int, offset: str | None, *, with_vectors: bool = False
+    ) -> ScanPage:
+        request = qe.ScrollRequest(
+            offset=offset,
+            limit=limit,
+            filter=None if where is None else to_edge_filter(where),
+            with_payload=True,
+            with_vector=with_vectors,
+        )
+        records, next_offset = await self._call(self._shard.scroll, request)
+        return ScanPage(
+            tuple(to_record(r, with_vector=with_vectors) for r in records),
+            None if next_offset is None else str(next_offset),
+        )
+
     async def count(self, where: Filter) -> int:
         request = qe.CountRequest(filter=to_edge_filter(where), exact=True)
         return int(await self._call(self._shard.count, request))
@@ -147,92 +186,8 @@ class EdgeIndex:
         self._shard.close()
 
 
-def _sparse(text: str) -> Any:
-    return qe.SparseVector(*document_terms(text))
+def _executor(threads: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=threads, thread_name_prefix="qdrant-edge")
 
 
-def _create(shard_dir: Path, spec: IndexSpec) -> Any:
-    config = qe.EdgeConfig(
-        vectors={DENSE: qe.EdgeVectorParams(size=spec.dimension, distance=qe.Distance.Cosine)},
-        sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-    )
-    shard = qe.EdgeShard.create(str(shard_dir), config)
-    indexes: dict[str, qe.PayloadSchemaType | qe.KeywordIndexParams] = payload_indexes(
-        qe.KeywordIndexParams(is_tenant=True),
-        qe.PayloadSchemaType.Keyword,
-        qe.PayloadSchemaType.Datetime,
-    )
-    for name, schema in indexes.items():
-        shard.update(qe.UpdateOperation.create_field_index(name, schema))
-    shard.flush()
-    logger.info("created Qdrant Edge shard at %s (dimension %d)", shard_dir, spec.dimension)
-    return shard
-
-
-def _load(shard_dir: Path) -> Any:
-    try:
-        return qe.EdgeShard.load(str(shard_dir))
-    except Exception as exc:  # the binding raises plain exceptions; WouldBlock means locked
-        if "WouldBlock" in str(exc) or "lock" in str(exc).lower():
-            raise DataDirInUse(
-                f"{shard_dir} is in use by another memoryd process; stop it or use another "
-                "data directory (MEMORYD_DATA_DIR)"
-            ) from exc
-        raise
-
-
-def _add_sparse_vectors(shard: Any) -> None:
-    """Migrates a schema 1 shard: creates the BM25 vector and fills it from
-    each point's content, a page at a time. Safe to run again if interrupted,
-    since the manifest moves to schema 2 only afterwards."""
-    info = shard.info()
-    logger.info("migrating the index to schema %d: adding BM25 vectors", SCHEMA)
-    try:
-        shard.update(qe.UpdateOperation.create_sparse_vector(SPARSE, qe.Modifier.Idf))
-    except Exception as exc:  # the binding raises plain exceptions; a rerun finds it created
-        if "exist" not in str(exc).lower():
-            raise
-    offset = None
-    migrated = 0
-    while True:
-        request = qe.ScrollRequest(
-            offset=offset, limit=_MIGRATION_PAGE, with_payload=True, with_vector=False
-        )
-        records, offset = shard.scroll(request)
-        if records:
-            vectors = [
-                qe.PointVectors(r.id, {SPARSE: _sparse(str((r.payload or {}).get("content", "")))})
-                for r in records
-            ]
-            shard.update(qe.UpdateOperation.update_vectors(vectors))
-            migrated += len(records)
-        if offset is None:
-            break
-    shard.flush()
-    logger.info("migrated %d of %d points to schema %d", migrated, info.points_count, SCHEMA)
-
-
-def _check_manifest(manifest: Path, spec: IndexSpec) -> int:
-    """Returns the stored schema; raises IncompatibleIndex on another embedder."""
-    stored = json.loads(manifest.read_text())
-    if (stored.get("embedder_id"), stored.get("dimension")) != (spec.embedder_id, spec.dimension):
-        raise IncompatibleIndex(
-            f"the index in {manifest.parent} was built with embedder "
-            f"{stored.get('embedder_id')!r} (dimension {stored.get('dimension')}), but this "
-            f"server is configured with {spec.embedder_id!r} (dimension {spec.dimension}); "
-            "configure the original embedder or use a new data directory"
-        )
-    schema = int(stored.get("schema", 1))
-    if schema > SCHEMA:
-        raise IncompatibleIndex(
-            f"the index in {manifest.parent} has schema {schema}, newer than this server's "
-            f"{SCHEMA}; upgrade memoryd"
-        )
-    return schema
-
-
-def _write_manifest(manifest: Path, spec: IndexSpec) -> None:
-    body = {"embedder_id": spec.embedder_id, "dimension": spec.dimension, "schema": SCHEMA}
-    tmp = manifest.with_suffix(".tmp")
-    tmp.write_text(json.dumps(body, indent=2) + "\n")
-    tmp.replace(manifest)
+__all__ = ["MANIFEST", "DataDirInUse", "EdgeIndex"]

@@ -27,7 +27,16 @@ from qdrant_client import AsyncQdrantClient, models
 
 from memoryd.core.errors import IncompatibleIndex
 from memoryd.core.filters import Filter
-from memoryd.core.ports import Hit, IndexSpec, Point, Record, ScrollCursor, ScrollPage, Search
+from memoryd.core.ports import (
+    Hit,
+    IndexSpec,
+    Point,
+    Record,
+    ScanPage,
+    ScrollCursor,
+    ScrollPage,
+    Search,
+)
 from memoryd.store.base import DENSE, ORDER_FIELD, floats, payload_indexes, to_record
 from memoryd.store.client_filters import to_client_filter
 from memoryd.store.client_queries import to_client_request
@@ -158,6 +167,22 @@ class RemoteIndex:
         )
         return scroll_page(records)
 
+    async def scan(
+        self, where: Filter | None, limit: int, offset: str | None, *, with_vectors: bool = False
+    ) -> ScanPage:
+        records, next_offset = await self._client.scroll(
+            self._collection,
+            scroll_filter=None if where is None else to_client_filter(where),
+            limit=limit,
+            offset=offset,
+            with_payload=True,
+            with_vectors=[DENSE] if with_vectors else False,
+        )
+        return ScanPage(
+            tuple(to_record(r, with_vector=with_vectors) for r in records),
+            None if next_offset is None else str(next_offset),
+        )
+
     async def count(self, where: Filter) -> int:
         result = await self._client.count(
             self._collection, count_filter=to_client_filter(where), exact=True
@@ -216,7 +241,9 @@ def _check_built_for(info: models.CollectionInfo, collection: str, spec: IndexSp
             f"Qdrant collection {collection!r} was built with embedder {stored[0]!r} "
             f"(dimension {stored[1]}), but this server is configured with "
             f"{spec.embedder_id!r} (dimension {spec.dimension}); configure the original "
-            "embedder or another collection name"
+            "embedder or another collection name (`memoryd reembed --to <embedder>`, run "
+            "against a server started with the original embedder, moves an index to a new one "
+            "on the edge backend)"
         )
     vectors = info.config.params.vectors
     dense = vectors.get(DENSE) if isinstance(vectors, Mapping) else None

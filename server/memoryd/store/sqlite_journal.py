@@ -6,8 +6,8 @@ gap: an entry is marked APPLIED once the index has it in memory, and Qdrant
 Edge writes to disk only when flushed, so a power loss (not kill -9, which
 Edge's own WAL survives) can lose an applied write from the index without a
 replay; an index checkpoint would close it. Concurrent appends share one
-commit (group commit). All SQLite work happens on one dedicated thread, never
-on the event loop.
+commit (group commit). All SQLite work runs on one thread, off the event loop.
+The change history (store/sqlite_changes.py) lives in the same database.
 """
 
 from __future__ import annotations
@@ -20,17 +20,18 @@ import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
+from memoryd.core.changes import Change
 from memoryd.core.model import OperationKind, WriteState
 from memoryd.core.write_log import (
     DEFAULT_RETENTION_SECONDS,
     Append,
     Appended,
+    ChangeBounds,
     Entry,
 )
-
-_T = TypeVar("_T")
+from memoryd.store import sqlite_changes
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -89,7 +90,7 @@ class SqliteJournal:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
-        db.executescript(_SCHEMA)
+        db.executescript(_SCHEMA + sqlite_changes.SCHEMA)
         columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
         if "trace_context" not in columns:  # journals written before tracing
             db.execute("ALTER TABLE entries ADD COLUMN trace_context TEXT")
@@ -101,7 +102,7 @@ class SqliteJournal:
             journal_id = row[0]
         return cls(db, journal_id, retention_seconds=retention_seconds, clock=clock)
 
-    async def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
+    async def _run[T](self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
 
     async def append(self, write: Append) -> Appended:
@@ -202,9 +203,29 @@ class SqliteJournal:
         """Stores an entry's outcome before its effect, keeping it pending."""
         await self._run(self._update, seq, WriteState.PENDING, outcome, False)
 
-    async def finish(self, seq: int, state: WriteState, outcome: dict[str, Any]) -> None:
-        """Marks an entry applied or failed, durably, with its outcome."""
-        await self._run(self._update, seq, state, outcome, True)
+    async def finish(
+        self,
+        seq: int,
+        state: WriteState,
+        outcome: dict[str, Any],
+        changes: Sequence[Change] = (),
+    ) -> list[Change]:
+        """Marks an entry applied or failed, durably, with its outcome, and
+        records its changes in the same transaction; returns them numbered."""
+        return await self._run(self._finish, seq, state, outcome, changes)
+
+    def _finish(
+        self, seq: int, state: WriteState, outcome: dict[str, Any], changes: Sequence[Change]
+    ) -> list[Change]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._update(seq, state, outcome, True)
+            numbered = sqlite_changes.insert(self._db, changes, self._clock())
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return numbered
 
     def _update(self, seq: int, state: WriteState, outcome: dict[str, Any], done: bool) -> None:
         self._db.execute(
@@ -212,12 +233,18 @@ class SqliteJournal:
             (state.value, json.dumps(outcome), self._clock() if done else None, seq),
         )
 
+    async def changes_after(self, after: int, limit: int) -> list[Change]:
+        """The kept changes with seq > ``after``, oldest first."""
+        return await self._run(sqlite_changes.after, self._db, after, limit)
+
+    async def change_bounds(self) -> ChangeBounds:
+        return await self._run(sqlite_changes.bounds, self._db)
+
     async def last_seq(self) -> int:
         """The highest seq ever journaled, also once its entry is purged.
 
-        Write tokens name seqs, and clients keep them: if this went back when
-        old entries are purged, a kept token would look like one from the future.
-        AUTOINCREMENT never reuses a seq and records the highest in sqlite_sequence.
+        Kept write tokens name seqs: if this went back on a purge, they would
+        look like tokens from the future. AUTOINCREMENT keeps it in sqlite_sequence.
         """
 
         def highest() -> int:
@@ -246,6 +273,7 @@ class SqliteJournal:
                 "DELETE FROM entries WHERE state != ? AND apply_time <= ?",
                 (WriteState.PENDING.value, cutoff),
             )
+            sqlite_changes.purge(self._db, cutoff)
             self._db.execute("COMMIT")
             return cursor.rowcount
 

@@ -10,7 +10,16 @@ from opentelemetry import trace
 
 from memoryd.core.filters import AllOf, Condition, Filter
 from memoryd.core.instruments import Telemetry
-from memoryd.core.ports import Hit, Point, Record, ScrollCursor, ScrollPage, Search, VectorIndex
+from memoryd.core.ports import (
+    Hit,
+    Point,
+    Record,
+    ScanPage,
+    ScrollCursor,
+    ScrollPage,
+    Search,
+    VectorIndex,
+)
 
 
 class TracedIndex:
@@ -59,6 +68,15 @@ class TracedIndex:
     ) -> ScrollPage:
         with self._span("scroll", **{"memoryd.filter.kind": filter_kind(where)}) as span:
             page = await self._inner.scroll_newest_first(where, limit, after)
+            span.set_attribute("db.response.returned_rows", len(page.records))
+            return page
+
+    async def scan(
+        self, where: Filter | None, limit: int, offset: str | None, *, with_vectors: bool = False
+    ) -> ScanPage:
+        kind = "all" if where is None else filter_kind(where)
+        with self._span("scan", **{"memoryd.filter.kind": kind}) as span:
+            page = await self._inner.scan(where, limit, offset, with_vectors=with_vectors)
             span.set_attribute("db.response.returned_rows", len(page.records))
             return page
 

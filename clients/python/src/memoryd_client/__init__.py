@@ -21,6 +21,7 @@ from memoryd_client.aio import AsyncMemorydClient
 from memoryd_client.client import MemorydClient
 from memoryd_client.consistency import ScopeWrites
 from memoryd_client.errors import (
+    ChangeHistoryExpired,
     DeadlineExceeded,
     EmbeddingUnavailable,
     FailedPrecondition,
@@ -36,6 +37,7 @@ from memoryd_client.errors import (
     PermissionDenied,
     PreloadScopeTimedOut,
     RateLimited,
+    ReembedInProgress,
     ScopeNotPermitted,
     ShuttingDown,
     TransientError,
@@ -54,12 +56,15 @@ from memoryd_client.interceptors import tracing_available
 from memoryd_client.messages import dict_from_struct, struct_from_dict, with_request_id
 from memoryd_client.options import ClientOptions
 from memoryd_client.preload import PreloadEvent, preload_event
+from memoryd_client.transfers import ExportItem, WatchEvent, export_items, watch_event
 
 __all__ = [
     "AsyncMemorydClient",
+    "ChangeHistoryExpired",
     "ClientOptions",
     "DeadlineExceeded",
     "EmbeddingUnavailable",
+    "ExportItem",
     "FailedPrecondition",
     "FieldViolation",
     "IncompatibleIndex",
@@ -75,6 +80,7 @@ __all__ = [
     "PreloadEvent",
     "PreloadScopeTimedOut",
     "RateLimited",
+    "ReembedInProgress",
     "ScopeNotPermitted",
     "ScopeWrites",
     "ShuttingDown",
@@ -84,6 +90,7 @@ __all__ = [
     "Unimplemented",
     "UnknownWriteToken",
     "VersionConflict",
+    "WatchEvent",
     "WriteApplyFailed",
     "WriteBacklogFull",
     "WriteFailed",
@@ -91,11 +98,13 @@ __all__ = [
     "WriteNotYetApplied",
     "dict_from_struct",
     "error_from_status",
+    "export_items",
     "filters",
     "pb",
     "preload_event",
     "struct_from_dict",
     "svc",
     "tracing_available",
+    "watch_event",
     "with_request_id",
 ]

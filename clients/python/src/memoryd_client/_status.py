@@ -35,6 +35,8 @@ CLASS_OF_REASON: dict[str, type[MemorydError]] = {
     "SCOPE_NOT_PERMITTED": errors.ScopeNotPermitted,
     "RATE_LIMITED": errors.RateLimited,
     "INTERNAL": errors.InternalError,
+    "CHANGE_HISTORY_EXPIRED": errors.ChangeHistoryExpired,
+    "REEMBED_IN_PROGRESS": errors.ReembedInProgress,
     "WRITE_IN_FLIGHT": errors.WriteInFlight,
 }
 

@@ -18,7 +18,8 @@ import grpc
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
-from memoryd_client._calls import ClientBase, WriteResponse
+from memoryd_client._aio_operator_calls import AsyncOperatorCalls
+from memoryd_client._calls import WriteResponse
 from memoryd_client._channels import aio_channel
 from memoryd_client._status import error_from_rpc
 from memoryd_client.errors import MemorydError
@@ -31,7 +32,7 @@ class _LoopChannel:
     stub: memory_service_pb2_grpc.MemoryServiceAsyncStub
 
 
-class AsyncMemorydClient(ClientBase):
+class AsyncMemorydClient(AsyncOperatorCalls):
     """Asyncio client for memoryd.v1.MemoryService; the async twin of MemorydClient.
 
     Constructed as MemorydClient. Same methods, deadlines, retry policy, request

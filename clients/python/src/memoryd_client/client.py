@@ -12,14 +12,15 @@ import grpc
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
-from memoryd_client._calls import ClientBase, WriteResponse
+from memoryd_client._calls import WriteResponse
 from memoryd_client._channels import sync_channel
+from memoryd_client._operator_calls import OperatorCalls
 from memoryd_client._status import error_from_rpc
 from memoryd_client.errors import MemorydError
 from memoryd_client.preload import ContextBlock, PreloadEvent
 
 
-class MemorydClient(ClientBase):
+class MemorydClient(OperatorCalls):
     """Blocking client for memoryd.v1.MemoryService.
 
     ``MemorydClient("host:port", token=..., tls=...)``, or
@@ -40,6 +41,10 @@ class MemorydClient(ClientBase):
     The channel opens on first use; ``close()`` releases it, and a later call
     opens a new one. A sync channel has no event loop, so this client is also
     the safe choice for code that runs each call in a fresh loop.
+
+    The operator calls (``export_memories``, ``import_memories``,
+    ``watch_memories``, ``get_stats``, ``start_reembed``, ``get_reembed_status``)
+    are documented on OperatorCalls and in ``memoryd_client.transfers``.
     """
 
     def _init_channels(self) -> None:

@@ -6,8 +6,11 @@ A failed call raises the class of its ErrorInfo reason (the contract's
 not know yet raises the class of its code.
 
 MemorydError(code, reason, message, metadata)   any failed call
-  InvalidArgument(field_violations)             INVALID_ARGUMENT: a bad field; nothing written
+  InvalidArgument(field_violations)             INVALID_ARGUMENT (and OUT_OF_RANGE): a bad field;
+                                                nothing written
     MessageTooLarge(size_bytes, limit_bytes)      the request is over the server's limit
+    ChangeHistoryExpired                          OUT_OF_RANGE: WatchMemories cannot resume
+                                                  there; read the scope again, then watch
   NotFound(resource_name)                       NOT_FOUND
     MemoryNotFound(memory_id)                     absent, or outside the scope you asked in
     UnknownWriteToken(write_token)                GetWriteStatus: a token this server never
@@ -18,6 +21,7 @@ MemorydError(code, reason, message, metadata)   any failed call
   Unauthenticated                               UNAUTHENTICATED: no valid credentials
   FailedPrecondition                            FAILED_PRECONDITION
     IncompatibleIndex                             the index was built by another embedder
+    ReembedInProgress                             a re-embedding to another embedder runs
   Unimplemented                                 the server does not offer this RPC
   WriteFailed(write_token, cause)               wait_for_write: the write was rejected when applied
   InternalError(incident)                       INTERNAL: a server bug, logged under the incident id
@@ -101,6 +105,12 @@ class MessageTooLarge(InvalidArgument):
         return _whole_number(self.metadata.get("limit_bytes"))
 
 
+class ChangeHistoryExpired(InvalidArgument):
+    """WatchMemories was asked to resume after a sequence the server no longer keeps
+    (or past its end): read the scope again (ListMemories or ExportMemories) and
+    watch from the ``started`` sequence of a new stream."""
+
+
 class NotFound(MemorydError):
     """Something the request names does not exist; ``resource_name`` names it ("" if unknown)."""
 
@@ -156,6 +166,11 @@ class FailedPrecondition(MemorydError):
 
 class IncompatibleIndex(FailedPrecondition):
     """The stored index was built for another embedder or dimension than the server's."""
+
+
+class ReembedInProgress(FailedPrecondition):
+    """StartReembed: a re-embedding to another embedder is running; GetReembedStatus
+    reports it."""
 
 
 class Unimplemented(MemorydError):

@@ -219,7 +219,15 @@ type Memory struct {
 	// it was journaled.
 	UpdateTime *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
 	// Output only. Starts at 1 and increases by one on every change.
-	Version       int64 `protobuf:"varint,10,opt,name=version,proto3" json:"version,omitempty"`
+	Version int64 `protobuf:"varint,10,opt,name=version,proto3" json:"version,omitempty"`
+	// Optional. When the memory expires. From that instant no read returns it
+	// (Get, List, Search, Preload, Export, and the near-duplicate check of
+	// CreateMemory), and a background purge deletes it later, journaled, with
+	// an EXPIRED change event. Unset means never. On create, set this or
+	// CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+	// name "expire_time" in the update_mask to change it (unset clears it), or
+	// set UpdateMemoryRequest.ttl.
+	ExpireTime    *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=expire_time,json=expireTime,proto3" json:"expire_time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -322,6 +330,13 @@ func (x *Memory) GetVersion() int64 {
 		return x.Version
 	}
 	return 0
+}
+
+func (x *Memory) GetExpireTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ExpireTime
+	}
+	return nil
 }
 
 // The scope a memory belongs to or a request reads from. Each id is at most
@@ -768,7 +783,7 @@ var File_memoryd_v1_memory_proto protoreflect.FileDescriptor
 const file_memoryd_v1_memory_proto_rawDesc = "" +
 	"\n" +
 	"\x17memoryd/v1/memory.proto\x12\n" +
-	"memoryd.v1\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd4\x03\n" +
+	"memoryd.v1\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x97\x04\n" +
 	"\x06Memory\x12\x14\n" +
 	"\x02id\x18\x01 \x01(\tB\x04\xe2A\x01\bR\x02id\x12\x1e\n" +
 	"\acontent\x18\x02 \x01(\tB\x04\xe2A\x01\x02R\acontent\x12-\n" +
@@ -784,7 +799,9 @@ const file_memoryd_v1_memory_proto_rawDesc = "" +
 	"\vupdate_time\x18\t \x01(\v2\x1a.google.protobuf.TimestampB\x04\xe2A\x01\x03R\n" +
 	"updateTime\x12\x1e\n" +
 	"\aversion\x18\n" +
-	" \x01(\x03B\x04\xe2A\x01\x03R\aversion\"\x87\x01\n" +
+	" \x01(\x03B\x04\xe2A\x01\x03R\aversion\x12A\n" +
+	"\vexpire_time\x18\v \x01(\v2\x1a.google.protobuf.TimestampB\x04\xe2A\x01\x01R\n" +
+	"expireTime\"\x87\x01\n" +
 	"\x05Scope\x12\x1d\n" +
 	"\auser_id\x18\x01 \x01(\tB\x04\xe2A\x01\x01R\x06userId\x12\x1f\n" +
 	"\bagent_id\x18\x02 \x01(\tB\x04\xe2A\x01\x01R\aagentId\x12\x1b\n" +
@@ -868,19 +885,20 @@ var file_memoryd_v1_memory_proto_depIdxs = []int32{
 	8,  // 2: memoryd.v1.Memory.metadata:type_name -> google.protobuf.Struct
 	9,  // 3: memoryd.v1.Memory.create_time:type_name -> google.protobuf.Timestamp
 	9,  // 4: memoryd.v1.Memory.update_time:type_name -> google.protobuf.Timestamp
-	6,  // 5: memoryd.v1.Filter.condition:type_name -> memoryd.v1.Condition
-	5,  // 6: memoryd.v1.Filter.all:type_name -> memoryd.v1.FilterList
-	5,  // 7: memoryd.v1.Filter.any:type_name -> memoryd.v1.FilterList
-	4,  // 8: memoryd.v1.Filter.not:type_name -> memoryd.v1.Filter
-	4,  // 9: memoryd.v1.FilterList.filters:type_name -> memoryd.v1.Filter
-	1,  // 10: memoryd.v1.Condition.operator:type_name -> memoryd.v1.ComparisonOperator
-	7,  // 11: memoryd.v1.Condition.values:type_name -> memoryd.v1.FilterValue
-	9,  // 12: memoryd.v1.FilterValue.time_value:type_name -> google.protobuf.Timestamp
-	13, // [13:13] is the sub-list for method output_type
-	13, // [13:13] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	9,  // 5: memoryd.v1.Memory.expire_time:type_name -> google.protobuf.Timestamp
+	6,  // 6: memoryd.v1.Filter.condition:type_name -> memoryd.v1.Condition
+	5,  // 7: memoryd.v1.Filter.all:type_name -> memoryd.v1.FilterList
+	5,  // 8: memoryd.v1.Filter.any:type_name -> memoryd.v1.FilterList
+	4,  // 9: memoryd.v1.Filter.not:type_name -> memoryd.v1.Filter
+	4,  // 10: memoryd.v1.FilterList.filters:type_name -> memoryd.v1.Filter
+	1,  // 11: memoryd.v1.Condition.operator:type_name -> memoryd.v1.ComparisonOperator
+	7,  // 12: memoryd.v1.Condition.values:type_name -> memoryd.v1.FilterValue
+	9,  // 13: memoryd.v1.FilterValue.time_value:type_name -> google.protobuf.Timestamp
+	14, // [14:14] is the sub-list for method output_type
+	14, // [14:14] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_memoryd_v1_memory_proto_init() }

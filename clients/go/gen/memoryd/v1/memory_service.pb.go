@@ -85,6 +85,13 @@ const (
 	// INTERNAL: a server bug; ErrorInfo.metadata holds the incident id that
 	// the server's log names.
 	ErrorReason_ERROR_REASON_INTERNAL ErrorReason = 16
+	// OUT_OF_RANGE: WatchMemories was asked to resume after a sequence older
+	// than the change history the server keeps, or past its end. Read the
+	// scope again (ListMemories or ExportMemories) and watch from `started`.
+	ErrorReason_ERROR_REASON_CHANGE_HISTORY_EXPIRED ErrorReason = 17
+	// FAILED_PRECONDITION: a re-embedding to another embedder is running;
+	// GetReembedStatus reports it.
+	ErrorReason_ERROR_REASON_REEMBED_IN_PROGRESS ErrorReason = 18
 )
 
 // Enum value maps for ErrorReason.
@@ -107,6 +114,8 @@ var (
 		14: "ERROR_REASON_SCOPE_NOT_PERMITTED",
 		15: "ERROR_REASON_RATE_LIMITED",
 		16: "ERROR_REASON_INTERNAL",
+		17: "ERROR_REASON_CHANGE_HISTORY_EXPIRED",
+		18: "ERROR_REASON_REEMBED_IN_PROGRESS",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":             0,
@@ -126,6 +135,8 @@ var (
 		"ERROR_REASON_SCOPE_NOT_PERMITTED":     14,
 		"ERROR_REASON_RATE_LIMITED":            15,
 		"ERROR_REASON_INTERNAL":                16,
+		"ERROR_REASON_CHANGE_HISTORY_EXPIRED":  17,
+		"ERROR_REASON_REEMBED_IN_PROGRESS":     18,
 	}
 )
 
@@ -619,6 +630,124 @@ func (MetadataUpdateMode) EnumDescriptor() ([]byte, []int) {
 	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{8}
 }
 
+// What a change did.
+type ChangeType int32
+
+const (
+	// Not set; never sent.
+	ChangeType_CHANGE_TYPE_UNSPECIFIED ChangeType = 0
+	// A memory was stored.
+	ChangeType_CHANGE_TYPE_CREATED ChangeType = 1
+	// A memory changed (an update, a create by memory_key, an import).
+	ChangeType_CHANGE_TYPE_UPDATED ChangeType = 2
+	// A memory was deleted (DeleteMemory or ForgetMemories).
+	ChangeType_CHANGE_TYPE_DELETED ChangeType = 3
+	// The purge deleted a memory past its expire_time.
+	ChangeType_CHANGE_TYPE_EXPIRED ChangeType = 4
+)
+
+// Enum value maps for ChangeType.
+var (
+	ChangeType_name = map[int32]string{
+		0: "CHANGE_TYPE_UNSPECIFIED",
+		1: "CHANGE_TYPE_CREATED",
+		2: "CHANGE_TYPE_UPDATED",
+		3: "CHANGE_TYPE_DELETED",
+		4: "CHANGE_TYPE_EXPIRED",
+	}
+	ChangeType_value = map[string]int32{
+		"CHANGE_TYPE_UNSPECIFIED": 0,
+		"CHANGE_TYPE_CREATED":     1,
+		"CHANGE_TYPE_UPDATED":     2,
+		"CHANGE_TYPE_DELETED":     3,
+		"CHANGE_TYPE_EXPIRED":     4,
+	}
+)
+
+func (x ChangeType) Enum() *ChangeType {
+	p := new(ChangeType)
+	*p = x
+	return p
+}
+
+func (x ChangeType) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ChangeType) Descriptor() protoreflect.EnumDescriptor {
+	return file_memoryd_v1_memory_service_proto_enumTypes[9].Descriptor()
+}
+
+func (ChangeType) Type() protoreflect.EnumType {
+	return &file_memoryd_v1_memory_service_proto_enumTypes[9]
+}
+
+func (x ChangeType) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ChangeType.Descriptor instead.
+func (ChangeType) EnumDescriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{9}
+}
+
+// Where a re-embedding stands.
+type ReembedState int32
+
+const (
+	// No job has run.
+	ReembedState_REEMBED_STATE_UNSPECIFIED ReembedState = 0
+	// Vectors are being computed; reads use the old embedder.
+	ReembedState_REEMBED_STATE_RUNNING ReembedState = 1
+	// Reads and writes use the new embedder.
+	ReembedState_REEMBED_STATE_SWITCHED ReembedState = 2
+	// The job stopped; error says why. Starting it again resumes it.
+	ReembedState_REEMBED_STATE_FAILED ReembedState = 3
+)
+
+// Enum value maps for ReembedState.
+var (
+	ReembedState_name = map[int32]string{
+		0: "REEMBED_STATE_UNSPECIFIED",
+		1: "REEMBED_STATE_RUNNING",
+		2: "REEMBED_STATE_SWITCHED",
+		3: "REEMBED_STATE_FAILED",
+	}
+	ReembedState_value = map[string]int32{
+		"REEMBED_STATE_UNSPECIFIED": 0,
+		"REEMBED_STATE_RUNNING":     1,
+		"REEMBED_STATE_SWITCHED":    2,
+		"REEMBED_STATE_FAILED":      3,
+	}
+)
+
+func (x ReembedState) Enum() *ReembedState {
+	p := new(ReembedState)
+	*p = x
+	return p
+}
+
+func (x ReembedState) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ReembedState) Descriptor() protoreflect.EnumDescriptor {
+	return file_memoryd_v1_memory_service_proto_enumTypes[10].Descriptor()
+}
+
+func (ReembedState) Type() protoreflect.EnumType {
+	return &file_memoryd_v1_memory_service_proto_enumTypes[10]
+}
+
+func (x ReembedState) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ReembedState.Descriptor instead.
+func (ReembedState) EnumDescriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{10}
+}
+
 // The request of CreateMemory.
 type CreateMemoryRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -640,7 +769,11 @@ type CreateMemoryRequest struct {
 	RequestId string `protobuf:"bytes,4,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	// Optional. When to answer; ASYNC by default. Ignored on requests inside
 	// BatchCreateMemoriesRequest: the batch has its own.
-	Mode          WriteMode `protobuf:"varint,5,opt,name=mode,proto3,enum=memoryd.v1.WriteMode" json:"mode,omitempty"`
+	Mode WriteMode `protobuf:"varint,5,opt,name=mode,proto3,enum=memoryd.v1.WriteMode" json:"mode,omitempty"`
+	// Optional. How long the memory lives, counted from when the write is
+	// journaled: the memory's expire_time becomes that time plus ttl.
+	// Positive, at most 100 years; not together with memory.expire_time.
+	Ttl           *durationpb.Duration `protobuf:"bytes,6,opt,name=ttl,proto3" json:"ttl,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -708,6 +841,13 @@ func (x *CreateMemoryRequest) GetMode() WriteMode {
 		return x.Mode
 	}
 	return WriteMode_WRITE_MODE_UNSPECIFIED
+}
+
+func (x *CreateMemoryRequest) GetTtl() *durationpb.Duration {
+	if x != nil {
+		return x.Ttl
+	}
+	return nil
 }
 
 // The response of CreateMemory.
@@ -1185,9 +1325,10 @@ type UpdateMemoryRequest struct {
 	// Required. The memory to change, addressed by id and scope, carrying the
 	// new values of the fields in update_mask.
 	Memory *Memory `protobuf:"bytes,1,opt,name=memory,proto3" json:"memory,omitempty"`
-	// Optional. The fields to change: "content", "metadata", "category" and
-	// "memory_type", or "*" for all four. Empty means every one of them set
-	// in memory.
+	// Optional. The fields to change: "content", "metadata", "category",
+	// "memory_type" and "expire_time", or "*" for all five. Empty means every
+	// one of them set in memory. Naming "expire_time" with it unset clears the
+	// memory's expiry.
 	UpdateMask *fieldmaskpb.FieldMask `protobuf:"bytes,2,opt,name=update_mask,json=updateMask,proto3" json:"update_mask,omitempty"`
 	// Optional. How a new metadata value is applied; merge by default.
 	MetadataUpdateMode MetadataUpdateMode `protobuf:"varint,3,opt,name=metadata_update_mode,json=metadataUpdateMode,proto3,enum=memoryd.v1.MetadataUpdateMode" json:"metadata_update_mode,omitempty"`
@@ -1198,7 +1339,11 @@ type UpdateMemoryRequest struct {
 	RequestId string `protobuf:"bytes,5,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	// Optional. When to answer; ASYNC by default. In ASYNC mode a missing
 	// memory or a stale expected_version shows as a FAILED write status.
-	Mode          WriteMode `protobuf:"varint,6,opt,name=mode,proto3,enum=memoryd.v1.WriteMode" json:"mode,omitempty"`
+	Mode WriteMode `protobuf:"varint,6,opt,name=mode,proto3,enum=memoryd.v1.WriteMode" json:"mode,omitempty"`
+	// Optional. Sets the memory's expire_time to the time this write is
+	// journaled plus ttl. Positive, at most 100 years; not together with
+	// "expire_time" in update_mask.
+	Ttl           *durationpb.Duration `protobuf:"bytes,7,opt,name=ttl,proto3" json:"ttl,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1273,6 +1418,13 @@ func (x *UpdateMemoryRequest) GetMode() WriteMode {
 		return x.Mode
 	}
 	return WriteMode_WRITE_MODE_UNSPECIFIED
+}
+
+func (x *UpdateMemoryRequest) GetTtl() *durationpb.Duration {
+	if x != nil {
+		return x.Ttl
+	}
+	return nil
 }
 
 // The response of UpdateMemory.
@@ -1937,6 +2089,7 @@ type GetWriteStatusResponse struct {
 	//	*GetWriteStatusResponse_UpdateMemory
 	//	*GetWriteStatusResponse_DeleteMemory
 	//	*GetWriteStatusResponse_ForgetMemories
+	//	*GetWriteStatusResponse_ImportMemories
 	Result isGetWriteStatusResponse_Result `protobuf_oneof:"result"`
 	// For FAILED, why: the status the RPC would have failed with.
 	Error         *status.Status `protobuf:"bytes,10,opt,name=error,proto3" json:"error,omitempty"`
@@ -2054,6 +2207,15 @@ func (x *GetWriteStatusResponse) GetForgetMemories() *ForgetMemoriesResponse {
 	return nil
 }
 
+func (x *GetWriteStatusResponse) GetImportMemories() *ImportMemoriesResponse {
+	if x != nil {
+		if x, ok := x.Result.(*GetWriteStatusResponse_ImportMemories); ok {
+			return x.ImportMemories
+		}
+	}
+	return nil
+}
+
 func (x *GetWriteStatusResponse) GetError() *status.Status {
 	if x != nil {
 		return x.Error
@@ -2090,6 +2252,11 @@ type GetWriteStatusResponse_ForgetMemories struct {
 	ForgetMemories *ForgetMemoriesResponse `protobuf:"bytes,9,opt,name=forget_memories,json=forgetMemories,proto3,oneof"`
 }
 
+type GetWriteStatusResponse_ImportMemories struct {
+	// The result of one ImportMemories request message (each is one write).
+	ImportMemories *ImportMemoriesResponse `protobuf:"bytes,11,opt,name=import_memories,json=importMemories,proto3,oneof"`
+}
+
 func (*GetWriteStatusResponse_CreateMemory) isGetWriteStatusResponse_Result() {}
 
 func (*GetWriteStatusResponse_BatchCreateMemories) isGetWriteStatusResponse_Result() {}
@@ -2099,6 +2266,8 @@ func (*GetWriteStatusResponse_UpdateMemory) isGetWriteStatusResponse_Result() {}
 func (*GetWriteStatusResponse_DeleteMemory) isGetWriteStatusResponse_Result() {}
 
 func (*GetWriteStatusResponse_ForgetMemories) isGetWriteStatusResponse_Result() {}
+
+func (*GetWriteStatusResponse_ImportMemories) isGetWriteStatusResponse_Result() {}
 
 // The request of Preload.
 type PreloadRequest struct {
@@ -2766,19 +2935,1252 @@ func (x *PreloadNotModified) GetEtag() string {
 	return ""
 }
 
+// The request of ExportMemories.
+type ExportMemoriesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Optional. The scope to export, read as ListMemories reads it. Unset (no
+	// id at all) means every memory of every owner, for admin principals only.
+	Scope *Scope `protobuf:"bytes,1,opt,name=scope,proto3" json:"scope,omitempty"`
+	// Optional. Only memories of these types; empty means all.
+	MemoryTypes []MemoryType `protobuf:"varint,2,rep,packed,name=memory_types,json=memoryTypes,proto3,enum=memoryd.v1.MemoryType" json:"memory_types,omitempty"`
+	// Optional. Only memories in these categories; empty means all.
+	Categories []string `protobuf:"bytes,3,rep,name=categories,proto3" json:"categories,omitempty"`
+	// Optional. Only memories matching this filter.
+	Filter *Filter `protobuf:"bytes,4,opt,name=filter,proto3" json:"filter,omitempty"`
+	// Optional. The most memories per response: 0 means 100, at most 1000.
+	PageSize int32 `protobuf:"varint,5,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// Optional. A write_token to wait for, as in GetMemoryRequest.
+	ConsistencyToken string `protobuf:"bytes,6,opt,name=consistency_token,json=consistencyToken,proto3" json:"consistency_token,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *ExportMemoriesRequest) Reset() {
+	*x = ExportMemoriesRequest{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportMemoriesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportMemoriesRequest) ProtoMessage() {}
+
+func (x *ExportMemoriesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportMemoriesRequest.ProtoReflect.Descriptor instead.
+func (*ExportMemoriesRequest) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *ExportMemoriesRequest) GetScope() *Scope {
+	if x != nil {
+		return x.Scope
+	}
+	return nil
+}
+
+func (x *ExportMemoriesRequest) GetMemoryTypes() []MemoryType {
+	if x != nil {
+		return x.MemoryTypes
+	}
+	return nil
+}
+
+func (x *ExportMemoriesRequest) GetCategories() []string {
+	if x != nil {
+		return x.Categories
+	}
+	return nil
+}
+
+func (x *ExportMemoriesRequest) GetFilter() *Filter {
+	if x != nil {
+		return x.Filter
+	}
+	return nil
+}
+
+func (x *ExportMemoriesRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ExportMemoriesRequest) GetConsistencyToken() string {
+	if x != nil {
+		return x.ConsistencyToken
+	}
+	return ""
+}
+
+// One response of ExportMemories.
+type ExportMemoriesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What the export is; set on the first response only.
+	Header *ExportHeader `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	// The next memories of the snapshot, in no particular order.
+	Memories      []*ExportedMemory `protobuf:"bytes,2,rep,name=memories,proto3" json:"memories,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportMemoriesResponse) Reset() {
+	*x = ExportMemoriesResponse{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportMemoriesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportMemoriesResponse) ProtoMessage() {}
+
+func (x *ExportMemoriesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportMemoriesResponse.ProtoReflect.Descriptor instead.
+func (*ExportMemoriesResponse) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *ExportMemoriesResponse) GetHeader() *ExportHeader {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *ExportMemoriesResponse) GetMemories() []*ExportedMemory {
+	if x != nil {
+		return x.Memories
+	}
+	return nil
+}
+
+// What an export holds.
+type ExportHeader struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// How many memories the export holds.
+	MemoryCount int64 `protobuf:"varint,1,opt,name=memory_count,json=memoryCount,proto3" json:"memory_count,omitempty"`
+	// The embedder that made the vectors, as ExportedMemory.embedder_id.
+	EmbedderId string `protobuf:"bytes,2,opt,name=embedder_id,json=embedderId,proto3" json:"embedder_id,omitempty"`
+	// The vectors' dimension.
+	Dimension int32 `protobuf:"varint,3,opt,name=dimension,proto3" json:"dimension,omitempty"`
+	// The last change sequence the snapshot includes: WatchMemories with
+	// start_after_sequence set to it continues exactly where the export ends.
+	ChangeSequence int64 `protobuf:"varint,4,opt,name=change_sequence,json=changeSequence,proto3" json:"change_sequence,omitempty"`
+	// When the snapshot was taken.
+	SnapshotTime  *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=snapshot_time,json=snapshotTime,proto3" json:"snapshot_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportHeader) Reset() {
+	*x = ExportHeader{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportHeader) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportHeader) ProtoMessage() {}
+
+func (x *ExportHeader) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportHeader.ProtoReflect.Descriptor instead.
+func (*ExportHeader) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *ExportHeader) GetMemoryCount() int64 {
+	if x != nil {
+		return x.MemoryCount
+	}
+	return 0
+}
+
+func (x *ExportHeader) GetEmbedderId() string {
+	if x != nil {
+		return x.EmbedderId
+	}
+	return ""
+}
+
+func (x *ExportHeader) GetDimension() int32 {
+	if x != nil {
+		return x.Dimension
+	}
+	return 0
+}
+
+func (x *ExportHeader) GetChangeSequence() int64 {
+	if x != nil {
+		return x.ChangeSequence
+	}
+	return 0
+}
+
+func (x *ExportHeader) GetSnapshotTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.SnapshotTime
+	}
+	return nil
+}
+
+// A memory with its vector, as exported and imported.
+type ExportedMemory struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Required. The memory, every field set as stored (id, scope, times,
+	// version, expiry).
+	Memory *Memory `protobuf:"bytes,1,opt,name=memory,proto3" json:"memory,omitempty"`
+	// Optional. The memory's dense vector, made by embedder_id. On import, an
+	// empty vector or another embedder means the content is embedded again.
+	Vector []float32 `protobuf:"fixed32,2,rep,packed,name=vector,proto3" json:"vector,omitempty"`
+	// Optional. The embedder that made the vector (GetStatsResponse.embedder_id
+	// names the server's).
+	EmbedderId    string `protobuf:"bytes,3,opt,name=embedder_id,json=embedderId,proto3" json:"embedder_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportedMemory) Reset() {
+	*x = ExportedMemory{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportedMemory) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportedMemory) ProtoMessage() {}
+
+func (x *ExportedMemory) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportedMemory.ProtoReflect.Descriptor instead.
+func (*ExportedMemory) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *ExportedMemory) GetMemory() *Memory {
+	if x != nil {
+		return x.Memory
+	}
+	return nil
+}
+
+func (x *ExportedMemory) GetVector() []float32 {
+	if x != nil {
+		return x.Vector
+	}
+	return nil
+}
+
+func (x *ExportedMemory) GetEmbedderId() string {
+	if x != nil {
+		return x.EmbedderId
+	}
+	return ""
+}
+
+// One request of ImportMemories.
+type ImportMemoriesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Required. The memories to import: 1 to 500 per message; each message
+	// is journaled as one write.
+	Memories      []*ExportedMemory `protobuf:"bytes,1,rep,name=memories,proto3" json:"memories,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportMemoriesRequest) Reset() {
+	*x = ImportMemoriesRequest{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportMemoriesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportMemoriesRequest) ProtoMessage() {}
+
+func (x *ImportMemoriesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportMemoriesRequest.ProtoReflect.Descriptor instead.
+func (*ImportMemoriesRequest) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *ImportMemoriesRequest) GetMemories() []*ExportedMemory {
+	if x != nil {
+		return x.Memories
+	}
+	return nil
+}
+
+// The response of ImportMemories, once every record is applied.
+type ImportMemoriesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Records received.
+	ReceivedCount int64 `protobuf:"varint,1,opt,name=received_count,json=receivedCount,proto3" json:"received_count,omitempty"`
+	// Records stored as new memories.
+	CreatedCount int64 `protobuf:"varint,2,opt,name=created_count,json=createdCount,proto3" json:"created_count,omitempty"`
+	// Records that replaced an older version of the same memory.
+	UpdatedCount int64 `protobuf:"varint,3,opt,name=updated_count,json=updatedCount,proto3" json:"updated_count,omitempty"`
+	// Records left out because the same memory is stored at the same or a
+	// newer version (a re-run), or because they had expired.
+	UnchangedCount int64 `protobuf:"varint,4,opt,name=unchanged_count,json=unchangedCount,proto3" json:"unchanged_count,omitempty"`
+	// Records whose content was embedded again (no vector, or another
+	// embedder's).
+	EmbeddedCount int64 `protobuf:"varint,5,opt,name=embedded_count,json=embeddedCount,proto3" json:"embedded_count,omitempty"`
+	// The token of the last write, for consistency_token.
+	WriteToken    string `protobuf:"bytes,6,opt,name=write_token,json=writeToken,proto3" json:"write_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportMemoriesResponse) Reset() {
+	*x = ImportMemoriesResponse{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportMemoriesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportMemoriesResponse) ProtoMessage() {}
+
+func (x *ImportMemoriesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportMemoriesResponse.ProtoReflect.Descriptor instead.
+func (*ImportMemoriesResponse) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *ImportMemoriesResponse) GetReceivedCount() int64 {
+	if x != nil {
+		return x.ReceivedCount
+	}
+	return 0
+}
+
+func (x *ImportMemoriesResponse) GetCreatedCount() int64 {
+	if x != nil {
+		return x.CreatedCount
+	}
+	return 0
+}
+
+func (x *ImportMemoriesResponse) GetUpdatedCount() int64 {
+	if x != nil {
+		return x.UpdatedCount
+	}
+	return 0
+}
+
+func (x *ImportMemoriesResponse) GetUnchangedCount() int64 {
+	if x != nil {
+		return x.UnchangedCount
+	}
+	return 0
+}
+
+func (x *ImportMemoriesResponse) GetEmbeddedCount() int64 {
+	if x != nil {
+		return x.EmbeddedCount
+	}
+	return 0
+}
+
+func (x *ImportMemoriesResponse) GetWriteToken() string {
+	if x != nil {
+		return x.WriteToken
+	}
+	return ""
+}
+
+// The request of WatchMemories.
+type WatchMemoriesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Optional. The scope to watch, read as ListMemories reads it. Unset (no
+	// id at all) means every owner, for admin principals only.
+	Scope *Scope `protobuf:"bytes,1,opt,name=scope,proto3" json:"scope,omitempty"`
+	// Optional. Resume after this sequence: the last one received. Unset
+	// means from now on; 0 means from the oldest change kept.
+	StartAfterSequence *int64 `protobuf:"varint,2,opt,name=start_after_sequence,json=startAfterSequence,proto3,oneof" json:"start_after_sequence,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *WatchMemoriesRequest) Reset() {
+	*x = WatchMemoriesRequest{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchMemoriesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchMemoriesRequest) ProtoMessage() {}
+
+func (x *WatchMemoriesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchMemoriesRequest.ProtoReflect.Descriptor instead.
+func (*WatchMemoriesRequest) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *WatchMemoriesRequest) GetScope() *Scope {
+	if x != nil {
+		return x.Scope
+	}
+	return nil
+}
+
+func (x *WatchMemoriesRequest) GetStartAfterSequence() int64 {
+	if x != nil && x.StartAfterSequence != nil {
+		return *x.StartAfterSequence
+	}
+	return 0
+}
+
+// One response of WatchMemories; exactly one field is set.
+type WatchMemoriesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The event.
+	//
+	// Types that are valid to be assigned to Event:
+	//
+	//	*WatchMemoriesResponse_Started
+	//	*WatchMemoriesResponse_Change
+	//	*WatchMemoriesResponse_FellBehind
+	Event         isWatchMemoriesResponse_Event `protobuf_oneof:"event"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WatchMemoriesResponse) Reset() {
+	*x = WatchMemoriesResponse{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchMemoriesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchMemoriesResponse) ProtoMessage() {}
+
+func (x *WatchMemoriesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchMemoriesResponse.ProtoReflect.Descriptor instead.
+func (*WatchMemoriesResponse) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *WatchMemoriesResponse) GetEvent() isWatchMemoriesResponse_Event {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
+func (x *WatchMemoriesResponse) GetStarted() *WatchStarted {
+	if x != nil {
+		if x, ok := x.Event.(*WatchMemoriesResponse_Started); ok {
+			return x.Started
+		}
+	}
+	return nil
+}
+
+func (x *WatchMemoriesResponse) GetChange() *MemoryChange {
+	if x != nil {
+		if x, ok := x.Event.(*WatchMemoriesResponse_Change); ok {
+			return x.Change
+		}
+	}
+	return nil
+}
+
+func (x *WatchMemoriesResponse) GetFellBehind() *WatchFellBehind {
+	if x != nil {
+		if x, ok := x.Event.(*WatchMemoriesResponse_FellBehind); ok {
+			return x.FellBehind
+		}
+	}
+	return nil
+}
+
+type isWatchMemoriesResponse_Event interface {
+	isWatchMemoriesResponse_Event()
+}
+
+type WatchMemoriesResponse_Started struct {
+	// The first response: the stream continues after this sequence.
+	Started *WatchStarted `protobuf:"bytes,1,opt,name=started,proto3,oneof"`
+}
+
+type WatchMemoriesResponse_Change struct {
+	// A change in the watched scope.
+	Change *MemoryChange `protobuf:"bytes,2,opt,name=change,proto3,oneof"`
+}
+
+type WatchMemoriesResponse_FellBehind struct {
+	// The last response of a consumer that fell behind.
+	FellBehind *WatchFellBehind `protobuf:"bytes,3,opt,name=fell_behind,json=fellBehind,proto3,oneof"`
+}
+
+func (*WatchMemoriesResponse_Started) isWatchMemoriesResponse_Event() {}
+
+func (*WatchMemoriesResponse_Change) isWatchMemoriesResponse_Event() {}
+
+func (*WatchMemoriesResponse_FellBehind) isWatchMemoriesResponse_Event() {}
+
+// Where a watch starts.
+type WatchStarted struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The stream sends the changes after this sequence.
+	AfterSequence int64 `protobuf:"varint,1,opt,name=after_sequence,json=afterSequence,proto3" json:"after_sequence,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WatchStarted) Reset() {
+	*x = WatchStarted{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchStarted) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchStarted) ProtoMessage() {}
+
+func (x *WatchStarted) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchStarted.ProtoReflect.Descriptor instead.
+func (*WatchStarted) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *WatchStarted) GetAfterSequence() int64 {
+	if x != nil {
+		return x.AfterSequence
+	}
+	return 0
+}
+
+// A consumer read too slowly and the stream ends.
+type WatchFellBehind struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Resume with start_after_sequence set to this: the last sequence sent.
+	ResumeAfterSequence int64 `protobuf:"varint,1,opt,name=resume_after_sequence,json=resumeAfterSequence,proto3" json:"resume_after_sequence,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *WatchFellBehind) Reset() {
+	*x = WatchFellBehind{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchFellBehind) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchFellBehind) ProtoMessage() {}
+
+func (x *WatchFellBehind) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchFellBehind.ProtoReflect.Descriptor instead.
+func (*WatchFellBehind) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *WatchFellBehind) GetResumeAfterSequence() int64 {
+	if x != nil {
+		return x.ResumeAfterSequence
+	}
+	return 0
+}
+
+// One applied change to one memory.
+type MemoryChange struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Increases by one or more from one change to the next, server-wide.
+	Sequence int64 `protobuf:"varint,1,opt,name=sequence,proto3" json:"sequence,omitempty"`
+	// What happened.
+	Type ChangeType `protobuf:"varint,2,opt,name=type,proto3,enum=memoryd.v1.ChangeType" json:"type,omitempty"`
+	// The memory after the change; for DELETED and EXPIRED, as it was last
+	// stored.
+	Memory *Memory `protobuf:"bytes,3,opt,name=memory,proto3" json:"memory,omitempty"`
+	// When the write that made the change was journaled.
+	ChangeTime    *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=change_time,json=changeTime,proto3" json:"change_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MemoryChange) Reset() {
+	*x = MemoryChange{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MemoryChange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MemoryChange) ProtoMessage() {}
+
+func (x *MemoryChange) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MemoryChange.ProtoReflect.Descriptor instead.
+func (*MemoryChange) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *MemoryChange) GetSequence() int64 {
+	if x != nil {
+		return x.Sequence
+	}
+	return 0
+}
+
+func (x *MemoryChange) GetType() ChangeType {
+	if x != nil {
+		return x.Type
+	}
+	return ChangeType_CHANGE_TYPE_UNSPECIFIED
+}
+
+func (x *MemoryChange) GetMemory() *Memory {
+	if x != nil {
+		return x.Memory
+	}
+	return nil
+}
+
+func (x *MemoryChange) GetChangeTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ChangeTime
+	}
+	return nil
+}
+
+// The request of GetStats.
+type GetStatsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetStatsRequest) Reset() {
+	*x = GetStatsRequest{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetStatsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetStatsRequest) ProtoMessage() {}
+
+func (x *GetStatsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetStatsRequest.ProtoReflect.Descriptor instead.
+func (*GetStatsRequest) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{37}
+}
+
+// The response of GetStats.
+type GetStatsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Memories with a user_id (expired ones not yet purged included).
+	UserMemoryCount int64 `protobuf:"varint,1,opt,name=user_memory_count,json=userMemoryCount,proto3" json:"user_memory_count,omitempty"`
+	// Shared memories with an agent_id.
+	AgentMemoryCount int64 `protobuf:"varint,2,opt,name=agent_memory_count,json=agentMemoryCount,proto3" json:"agent_memory_count,omitempty"`
+	// Shared memories with an app_id and no agent_id.
+	AppMemoryCount int64 `protobuf:"varint,3,opt,name=app_memory_count,json=appMemoryCount,proto3" json:"app_memory_count,omitempty"`
+	// Memories past their expire_time, waiting for the purge.
+	ExpiredMemoryCount int64 `protobuf:"varint,4,opt,name=expired_memory_count,json=expiredMemoryCount,proto3" json:"expired_memory_count,omitempty"`
+	// Writes acknowledged and not yet applied.
+	JournalBacklog int64 `protobuf:"varint,5,opt,name=journal_backlog,json=journalBacklog,proto3" json:"journal_backlog,omitempty"`
+	// The last change sequence.
+	ChangeSequence int64 `protobuf:"varint,6,opt,name=change_sequence,json=changeSequence,proto3" json:"change_sequence,omitempty"`
+	// The embedder reads and writes use.
+	EmbedderId string `protobuf:"bytes,7,opt,name=embedder_id,json=embedderId,proto3" json:"embedder_id,omitempty"`
+	// Its dimension.
+	Dimension int32 `protobuf:"varint,8,opt,name=dimension,proto3" json:"dimension,omitempty"`
+	// "edge" (embedded Qdrant Edge) or "qdrant" (a Qdrant server).
+	Backend string `protobuf:"bytes,9,opt,name=backend,proto3" json:"backend,omitempty"`
+	// Bytes the index takes on disk; 0 when it is not local.
+	IndexDiskBytes int64 `protobuf:"varint,10,opt,name=index_disk_bytes,json=indexDiskBytes,proto3" json:"index_disk_bytes,omitempty"`
+	// Bytes the journal takes on disk.
+	JournalDiskBytes int64 `protobuf:"varint,11,opt,name=journal_disk_bytes,json=journalDiskBytes,proto3" json:"journal_disk_bytes,omitempty"`
+	// The current or last re-embedding, if any.
+	Reembed       *ReembedStatus `protobuf:"bytes,12,opt,name=reembed,proto3" json:"reembed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetStatsResponse) Reset() {
+	*x = GetStatsResponse{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetStatsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetStatsResponse) ProtoMessage() {}
+
+func (x *GetStatsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetStatsResponse.ProtoReflect.Descriptor instead.
+func (*GetStatsResponse) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *GetStatsResponse) GetUserMemoryCount() int64 {
+	if x != nil {
+		return x.UserMemoryCount
+	}
+	return 0
+}
+
+func (x *GetStatsResponse) GetAgentMemoryCount() int64 {
+	if x != nil {
+		return x.AgentMemoryCount
+	}
+	return 0
+}
+
+func (x *GetStatsResponse) GetAppMemoryCount() int64 {
+	if x != nil {
+		return x.AppMemoryCount
+	}
+	return 0
+}
+
+func (x *GetStatsResponse) GetExpiredMemoryCount() int64 {
+	if x != nil {
+		return x.ExpiredMemoryCount
+	}
+	return 0
+}
+
+func (x *GetStatsResponse) GetJournalBacklog() int64 {
+	if x != nil {
+		return x.JournalBacklog
+	}
+	return 0
+}
+
+func (x *GetStatsResponse) GetChangeSequence() int64 {
+	if x != nil {
+		return x.ChangeSequence
+	}
+	return 0
+}
+
+func (x *GetStatsResponse) GetEmbedderId() string {
+	if x != nil {
+		return x.EmbedderId
+	}
+	return ""
+}
+
+func (x *GetStatsResponse) GetDimension() int32 {
+	if x != nil {
+		return x.Dimension
+	}
+	return 0
+}
+
+func (x *GetStatsResponse) GetBackend() string {
+	if x != nil {
+		return x.Backend
+	}
+	return ""
+}
+
+func (x *GetStatsResponse) GetIndexDiskBytes() int64 {
+	if x != nil {
+		return x.IndexDiskBytes
+	}
+	return 0
+}
+
+func (x *GetStatsResponse) GetJournalDiskBytes() int64 {
+	if x != nil {
+		return x.JournalDiskBytes
+	}
+	return 0
+}
+
+func (x *GetStatsResponse) GetReembed() *ReembedStatus {
+	if x != nil {
+		return x.Reembed
+	}
+	return nil
+}
+
+// The request of StartReembed.
+type StartReembedRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Required. The embedder to move to, as MEMORYD_EMBEDDER names it
+	// ("local", "gemini"), optionally with a model after a colon
+	// ("gemini:gemini-embedding-001").
+	Embedder      string `protobuf:"bytes,1,opt,name=embedder,proto3" json:"embedder,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StartReembedRequest) Reset() {
+	*x = StartReembedRequest{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StartReembedRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StartReembedRequest) ProtoMessage() {}
+
+func (x *StartReembedRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StartReembedRequest.ProtoReflect.Descriptor instead.
+func (*StartReembedRequest) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *StartReembedRequest) GetEmbedder() string {
+	if x != nil {
+		return x.Embedder
+	}
+	return ""
+}
+
+// The response of StartReembed.
+type StartReembedResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The job, as GetReembedStatus reports it.
+	Status        *ReembedStatus `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StartReembedResponse) Reset() {
+	*x = StartReembedResponse{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StartReembedResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StartReembedResponse) ProtoMessage() {}
+
+func (x *StartReembedResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StartReembedResponse.ProtoReflect.Descriptor instead.
+func (*StartReembedResponse) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *StartReembedResponse) GetStatus() *ReembedStatus {
+	if x != nil {
+		return x.Status
+	}
+	return nil
+}
+
+// The request of GetReembedStatus.
+type GetReembedStatusRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReembedStatusRequest) Reset() {
+	*x = GetReembedStatusRequest{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReembedStatusRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReembedStatusRequest) ProtoMessage() {}
+
+func (x *GetReembedStatusRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReembedStatusRequest.ProtoReflect.Descriptor instead.
+func (*GetReembedStatusRequest) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{41}
+}
+
+// The response of GetReembedStatus.
+type GetReembedStatusResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The current or last job; state REEMBED_STATE_UNSPECIFIED if none ran.
+	Status        *ReembedStatus `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReembedStatusResponse) Reset() {
+	*x = GetReembedStatusResponse{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReembedStatusResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReembedStatusResponse) ProtoMessage() {}
+
+func (x *GetReembedStatusResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReembedStatusResponse.ProtoReflect.Descriptor instead.
+func (*GetReembedStatusResponse) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *GetReembedStatusResponse) GetStatus() *ReembedStatus {
+	if x != nil {
+		return x.Status
+	}
+	return nil
+}
+
+// A re-embedding job.
+type ReembedStatus struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Where it stands.
+	State ReembedState `protobuf:"varint,1,opt,name=state,proto3,enum=memoryd.v1.ReembedState" json:"state,omitempty"`
+	// The embedder it moves from.
+	FromEmbedderId string `protobuf:"bytes,2,opt,name=from_embedder_id,json=fromEmbedderId,proto3" json:"from_embedder_id,omitempty"`
+	// The embedder it moves to.
+	ToEmbedderId string `protobuf:"bytes,3,opt,name=to_embedder_id,json=toEmbedderId,proto3" json:"to_embedder_id,omitempty"`
+	// Memories re-embedded so far.
+	DoneCount int64 `protobuf:"varint,4,opt,name=done_count,json=doneCount,proto3" json:"done_count,omitempty"`
+	// Memories to re-embed (grows if memories are written meanwhile).
+	TotalCount int64 `protobuf:"varint,5,opt,name=total_count,json=totalCount,proto3" json:"total_count,omitempty"`
+	// Why it failed, for REEMBED_STATE_FAILED.
+	Error string `protobuf:"bytes,6,opt,name=error,proto3" json:"error,omitempty"`
+	// When it started.
+	StartTime *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=start_time,json=startTime,proto3" json:"start_time,omitempty"`
+	// When it switched over or failed.
+	EndTime       *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=end_time,json=endTime,proto3" json:"end_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReembedStatus) Reset() {
+	*x = ReembedStatus{}
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReembedStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReembedStatus) ProtoMessage() {}
+
+func (x *ReembedStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_memoryd_v1_memory_service_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReembedStatus.ProtoReflect.Descriptor instead.
+func (*ReembedStatus) Descriptor() ([]byte, []int) {
+	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *ReembedStatus) GetState() ReembedState {
+	if x != nil {
+		return x.State
+	}
+	return ReembedState_REEMBED_STATE_UNSPECIFIED
+}
+
+func (x *ReembedStatus) GetFromEmbedderId() string {
+	if x != nil {
+		return x.FromEmbedderId
+	}
+	return ""
+}
+
+func (x *ReembedStatus) GetToEmbedderId() string {
+	if x != nil {
+		return x.ToEmbedderId
+	}
+	return ""
+}
+
+func (x *ReembedStatus) GetDoneCount() int64 {
+	if x != nil {
+		return x.DoneCount
+	}
+	return 0
+}
+
+func (x *ReembedStatus) GetTotalCount() int64 {
+	if x != nil {
+		return x.TotalCount
+	}
+	return 0
+}
+
+func (x *ReembedStatus) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+func (x *ReembedStatus) GetStartTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.StartTime
+	}
+	return nil
+}
+
+func (x *ReembedStatus) GetEndTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.EndTime
+	}
+	return nil
+}
+
 var File_memoryd_v1_memory_service_proto protoreflect.FileDescriptor
 
 const file_memoryd_v1_memory_service_proto_rawDesc = "" +
 	"\n" +
 	"\x1fmemoryd/v1/memory_service.proto\x12\n" +
-	"memoryd.v1\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1egoogle/protobuf/duration.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x17memoryd/v1/memory.proto\"\x88\x02\n" +
+	"memoryd.v1\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1egoogle/protobuf/duration.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x17google/rpc/status.proto\x1a\x17memoryd/v1/memory.proto\"\xbb\x02\n" +
 	"\x13CreateMemoryRequest\x120\n" +
 	"\x06memory\x18\x01 \x01(\v2\x12.memoryd.v1.MemoryB\x04\xe2A\x01\x02R\x06memory\x12!\n" +
 	"\tmemory_id\x18\x02 \x01(\tB\x04\xe2A\x01\x01R\bmemoryId\x122\n" +
 	"\x0fdedup_threshold\x18\x03 \x01(\x02B\x04\xe2A\x01\x01H\x00R\x0ededupThreshold\x88\x01\x01\x12#\n" +
 	"\n" +
 	"request_id\x18\x04 \x01(\tB\x04\xe2A\x01\x01R\trequestId\x12/\n" +
-	"\x04mode\x18\x05 \x01(\x0e2\x15.memoryd.v1.WriteModeB\x04\xe2A\x01\x01R\x04modeB\x12\n" +
+	"\x04mode\x18\x05 \x01(\x0e2\x15.memoryd.v1.WriteModeB\x04\xe2A\x01\x01R\x04mode\x121\n" +
+	"\x03ttl\x18\x06 \x01(\v2\x19.google.protobuf.DurationB\x04\xe2A\x01\x01R\x03ttlB\x12\n" +
 	"\x10_dedup_threshold\"\xca\x01\n" +
 	"\x14CreateMemoryResponse\x12*\n" +
 	"\x06memory\x18\x01 \x01(\v2\x12.memoryd.v1.MemoryR\x06memory\x122\n" +
@@ -2814,7 +4216,7 @@ const file_memoryd_v1_memory_service_proto_rawDesc = "" +
 	"\x11consistency_token\x18\a \x01(\tB\x04\xe2A\x01\x01R\x10consistencyToken\"n\n" +
 	"\x14ListMemoriesResponse\x12.\n" +
 	"\bmemories\x18\x01 \x03(\v2\x12.memoryd.v1.MemoryR\bmemories\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\x83\x03\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xb6\x03\n" +
 	"\x13UpdateMemoryRequest\x120\n" +
 	"\x06memory\x18\x01 \x01(\v2\x12.memoryd.v1.MemoryB\x04\xe2A\x01\x02R\x06memory\x12A\n" +
 	"\vupdate_mask\x18\x02 \x01(\v2\x1a.google.protobuf.FieldMaskB\x04\xe2A\x01\x01R\n" +
@@ -2823,7 +4225,8 @@ const file_memoryd_v1_memory_service_proto_rawDesc = "" +
 	"\x10expected_version\x18\x04 \x01(\x03B\x04\xe2A\x01\x01H\x00R\x0fexpectedVersion\x88\x01\x01\x12#\n" +
 	"\n" +
 	"request_id\x18\x05 \x01(\tB\x04\xe2A\x01\x01R\trequestId\x12/\n" +
-	"\x04mode\x18\x06 \x01(\x0e2\x15.memoryd.v1.WriteModeB\x04\xe2A\x01\x01R\x04modeB\x13\n" +
+	"\x04mode\x18\x06 \x01(\x0e2\x15.memoryd.v1.WriteModeB\x04\xe2A\x01\x01R\x04mode\x121\n" +
+	"\x03ttl\x18\a \x01(\v2\x19.google.protobuf.DurationB\x04\xe2A\x01\x01R\x03ttlB\x13\n" +
 	"\x11_expected_version\"c\n" +
 	"\x14UpdateMemoryResponse\x12*\n" +
 	"\x06memory\x18\x01 \x01(\v2\x12.memoryd.v1.MemoryR\x06memory\x12\x1f\n" +
@@ -2881,7 +4284,7 @@ const file_memoryd_v1_memory_service_proto_rawDesc = "" +
 	"writeToken\">\n" +
 	"\x15GetWriteStatusRequest\x12%\n" +
 	"\vwrite_token\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\n" +
-	"writeToken\"\x9c\x05\n" +
+	"writeToken\"\xeb\x05\n" +
 	"\x16GetWriteStatusResponse\x12\x1f\n" +
 	"\vwrite_token\x18\x01 \x01(\tR\n" +
 	"writeToken\x12,\n" +
@@ -2894,7 +4297,8 @@ const file_memoryd_v1_memory_service_proto_rawDesc = "" +
 	"\x15batch_create_memories\x18\x06 \x01(\v2'.memoryd.v1.BatchCreateMemoriesResponseH\x00R\x13batchCreateMemories\x12G\n" +
 	"\rupdate_memory\x18\a \x01(\v2 .memoryd.v1.UpdateMemoryResponseH\x00R\fupdateMemory\x12G\n" +
 	"\rdelete_memory\x18\b \x01(\v2 .memoryd.v1.DeleteMemoryResponseH\x00R\fdeleteMemory\x12M\n" +
-	"\x0fforget_memories\x18\t \x01(\v2\".memoryd.v1.ForgetMemoriesResponseH\x00R\x0eforgetMemories\x12(\n" +
+	"\x0fforget_memories\x18\t \x01(\v2\".memoryd.v1.ForgetMemoriesResponseH\x00R\x0eforgetMemories\x12M\n" +
+	"\x0fimport_memories\x18\v \x01(\v2\".memoryd.v1.ImportMemoriesResponseH\x00R\x0eimportMemories\x12(\n" +
 	"\x05error\x18\n" +
 	" \x01(\v2\x12.google.rpc.StatusR\x05errorB\b\n" +
 	"\x06result\"\xdd\x05\n" +
@@ -2956,7 +4360,96 @@ const file_memoryd_v1_memory_service_proto_rawDesc = "" +
 	"\x0frender_duration\x18\n" +
 	" \x01(\v2\x19.google.protobuf.DurationR\x0erenderDuration\"(\n" +
 	"\x12PreloadNotModified\x12\x12\n" +
-	"\x04etag\x18\x01 \x01(\tR\x04etag*\xe3\x04\n" +
+	"\x04etag\x18\x01 \x01(\tR\x04etag\"\xb5\x02\n" +
+	"\x15ExportMemoriesRequest\x12-\n" +
+	"\x05scope\x18\x01 \x01(\v2\x11.memoryd.v1.ScopeB\x04\xe2A\x01\x01R\x05scope\x12?\n" +
+	"\fmemory_types\x18\x02 \x03(\x0e2\x16.memoryd.v1.MemoryTypeB\x04\xe2A\x01\x01R\vmemoryTypes\x12$\n" +
+	"\n" +
+	"categories\x18\x03 \x03(\tB\x04\xe2A\x01\x01R\n" +
+	"categories\x120\n" +
+	"\x06filter\x18\x04 \x01(\v2\x12.memoryd.v1.FilterB\x04\xe2A\x01\x01R\x06filter\x12!\n" +
+	"\tpage_size\x18\x05 \x01(\x05B\x04\xe2A\x01\x01R\bpageSize\x121\n" +
+	"\x11consistency_token\x18\x06 \x01(\tB\x04\xe2A\x01\x01R\x10consistencyToken\"\x82\x01\n" +
+	"\x16ExportMemoriesResponse\x120\n" +
+	"\x06header\x18\x01 \x01(\v2\x18.memoryd.v1.ExportHeaderR\x06header\x126\n" +
+	"\bmemories\x18\x02 \x03(\v2\x1a.memoryd.v1.ExportedMemoryR\bmemories\"\xda\x01\n" +
+	"\fExportHeader\x12!\n" +
+	"\fmemory_count\x18\x01 \x01(\x03R\vmemoryCount\x12\x1f\n" +
+	"\vembedder_id\x18\x02 \x01(\tR\n" +
+	"embedderId\x12\x1c\n" +
+	"\tdimension\x18\x03 \x01(\x05R\tdimension\x12'\n" +
+	"\x0fchange_sequence\x18\x04 \x01(\x03R\x0echangeSequence\x12?\n" +
+	"\rsnapshot_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\fsnapshotTime\"\x87\x01\n" +
+	"\x0eExportedMemory\x120\n" +
+	"\x06memory\x18\x01 \x01(\v2\x12.memoryd.v1.MemoryB\x04\xe2A\x01\x02R\x06memory\x12\x1c\n" +
+	"\x06vector\x18\x02 \x03(\x02B\x04\xe2A\x01\x01R\x06vector\x12%\n" +
+	"\vembedder_id\x18\x03 \x01(\tB\x04\xe2A\x01\x01R\n" +
+	"embedderId\"U\n" +
+	"\x15ImportMemoriesRequest\x12<\n" +
+	"\bmemories\x18\x01 \x03(\v2\x1a.memoryd.v1.ExportedMemoryB\x04\xe2A\x01\x02R\bmemories\"\xfa\x01\n" +
+	"\x16ImportMemoriesResponse\x12%\n" +
+	"\x0ereceived_count\x18\x01 \x01(\x03R\rreceivedCount\x12#\n" +
+	"\rcreated_count\x18\x02 \x01(\x03R\fcreatedCount\x12#\n" +
+	"\rupdated_count\x18\x03 \x01(\x03R\fupdatedCount\x12'\n" +
+	"\x0funchanged_count\x18\x04 \x01(\x03R\x0eunchangedCount\x12%\n" +
+	"\x0eembedded_count\x18\x05 \x01(\x03R\rembeddedCount\x12\x1f\n" +
+	"\vwrite_token\x18\x06 \x01(\tR\n" +
+	"writeToken\"\x9b\x01\n" +
+	"\x14WatchMemoriesRequest\x12-\n" +
+	"\x05scope\x18\x01 \x01(\v2\x11.memoryd.v1.ScopeB\x04\xe2A\x01\x01R\x05scope\x12;\n" +
+	"\x14start_after_sequence\x18\x02 \x01(\x03B\x04\xe2A\x01\x01H\x00R\x12startAfterSequence\x88\x01\x01B\x17\n" +
+	"\x15_start_after_sequence\"\xca\x01\n" +
+	"\x15WatchMemoriesResponse\x124\n" +
+	"\astarted\x18\x01 \x01(\v2\x18.memoryd.v1.WatchStartedH\x00R\astarted\x122\n" +
+	"\x06change\x18\x02 \x01(\v2\x18.memoryd.v1.MemoryChangeH\x00R\x06change\x12>\n" +
+	"\vfell_behind\x18\x03 \x01(\v2\x1b.memoryd.v1.WatchFellBehindH\x00R\n" +
+	"fellBehindB\a\n" +
+	"\x05event\"5\n" +
+	"\fWatchStarted\x12%\n" +
+	"\x0eafter_sequence\x18\x01 \x01(\x03R\rafterSequence\"E\n" +
+	"\x0fWatchFellBehind\x122\n" +
+	"\x15resume_after_sequence\x18\x01 \x01(\x03R\x13resumeAfterSequence\"\xbf\x01\n" +
+	"\fMemoryChange\x12\x1a\n" +
+	"\bsequence\x18\x01 \x01(\x03R\bsequence\x12*\n" +
+	"\x04type\x18\x02 \x01(\x0e2\x16.memoryd.v1.ChangeTypeR\x04type\x12*\n" +
+	"\x06memory\x18\x03 \x01(\v2\x12.memoryd.v1.MemoryR\x06memory\x12;\n" +
+	"\vchange_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"changeTime\"\x11\n" +
+	"\x0fGetStatsRequest\"\x80\x04\n" +
+	"\x10GetStatsResponse\x12*\n" +
+	"\x11user_memory_count\x18\x01 \x01(\x03R\x0fuserMemoryCount\x12,\n" +
+	"\x12agent_memory_count\x18\x02 \x01(\x03R\x10agentMemoryCount\x12(\n" +
+	"\x10app_memory_count\x18\x03 \x01(\x03R\x0eappMemoryCount\x120\n" +
+	"\x14expired_memory_count\x18\x04 \x01(\x03R\x12expiredMemoryCount\x12'\n" +
+	"\x0fjournal_backlog\x18\x05 \x01(\x03R\x0ejournalBacklog\x12'\n" +
+	"\x0fchange_sequence\x18\x06 \x01(\x03R\x0echangeSequence\x12\x1f\n" +
+	"\vembedder_id\x18\a \x01(\tR\n" +
+	"embedderId\x12\x1c\n" +
+	"\tdimension\x18\b \x01(\x05R\tdimension\x12\x18\n" +
+	"\abackend\x18\t \x01(\tR\abackend\x12(\n" +
+	"\x10index_disk_bytes\x18\n" +
+	" \x01(\x03R\x0eindexDiskBytes\x12,\n" +
+	"\x12journal_disk_bytes\x18\v \x01(\x03R\x10journalDiskBytes\x123\n" +
+	"\areembed\x18\f \x01(\v2\x19.memoryd.v1.ReembedStatusR\areembed\"7\n" +
+	"\x13StartReembedRequest\x12 \n" +
+	"\bembedder\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\bembedder\"I\n" +
+	"\x14StartReembedResponse\x121\n" +
+	"\x06status\x18\x01 \x01(\v2\x19.memoryd.v1.ReembedStatusR\x06status\"\x19\n" +
+	"\x17GetReembedStatusRequest\"M\n" +
+	"\x18GetReembedStatusResponse\x121\n" +
+	"\x06status\x18\x01 \x01(\v2\x19.memoryd.v1.ReembedStatusR\x06status\"\xd7\x02\n" +
+	"\rReembedStatus\x12.\n" +
+	"\x05state\x18\x01 \x01(\x0e2\x18.memoryd.v1.ReembedStateR\x05state\x12(\n" +
+	"\x10from_embedder_id\x18\x02 \x01(\tR\x0efromEmbedderId\x12$\n" +
+	"\x0eto_embedder_id\x18\x03 \x01(\tR\ftoEmbedderId\x12\x1d\n" +
+	"\n" +
+	"done_count\x18\x04 \x01(\x03R\tdoneCount\x12\x1f\n" +
+	"\vtotal_count\x18\x05 \x01(\x03R\n" +
+	"totalCount\x12\x14\n" +
+	"\x05error\x18\x06 \x01(\tR\x05error\x129\n" +
+	"\n" +
+	"start_time\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\tstartTime\x125\n" +
+	"\bend_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\aendTime*\xb2\x05\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12!\n" +
 	"\x1dERROR_REASON_INVALID_ARGUMENT\x10\x01\x12\"\n" +
@@ -2975,7 +4468,9 @@ const file_memoryd_v1_memory_service_proto_rawDesc = "" +
 	"\x1cERROR_REASON_UNAUTHENTICATED\x10\r\x12$\n" +
 	" ERROR_REASON_SCOPE_NOT_PERMITTED\x10\x0e\x12\x1d\n" +
 	"\x19ERROR_REASON_RATE_LIMITED\x10\x0f\x12\x19\n" +
-	"\x15ERROR_REASON_INTERNAL\x10\x10*\xad\x01\n" +
+	"\x15ERROR_REASON_INTERNAL\x10\x10\x12'\n" +
+	"#ERROR_REASON_CHANGE_HISTORY_EXPIRED\x10\x11\x12$\n" +
+	" ERROR_REASON_REEMBED_IN_PROGRESS\x10\x12*\xad\x01\n" +
 	"\fWriteOutcome\x12\x1d\n" +
 	"\x19WRITE_OUTCOME_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15WRITE_OUTCOME_CREATED\x10\x01\x12\"\n" +
@@ -3014,7 +4509,19 @@ const file_memoryd_v1_memory_service_proto_rawDesc = "" +
 	"\x12MetadataUpdateMode\x12$\n" +
 	" METADATA_UPDATE_MODE_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aMETADATA_UPDATE_MODE_MERGE\x10\x01\x12 \n" +
-	"\x1cMETADATA_UPDATE_MODE_REPLACE\x10\x022\x81\a\n" +
+	"\x1cMETADATA_UPDATE_MODE_REPLACE\x10\x02*\x8d\x01\n" +
+	"\n" +
+	"ChangeType\x12\x1b\n" +
+	"\x17CHANGE_TYPE_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13CHANGE_TYPE_CREATED\x10\x01\x12\x17\n" +
+	"\x13CHANGE_TYPE_UPDATED\x10\x02\x12\x17\n" +
+	"\x13CHANGE_TYPE_DELETED\x10\x03\x12\x17\n" +
+	"\x13CHANGE_TYPE_EXPIRED\x10\x04*~\n" +
+	"\fReembedState\x12\x1d\n" +
+	"\x19REEMBED_STATE_UNSPECIFIED\x10\x00\x12\x19\n" +
+	"\x15REEMBED_STATE_RUNNING\x10\x01\x12\x1a\n" +
+	"\x16REEMBED_STATE_SWITCHED\x10\x02\x12\x18\n" +
+	"\x14REEMBED_STATE_FAILED\x10\x032\xa0\v\n" +
 	"\rMemoryService\x12S\n" +
 	"\fCreateMemory\x12\x1f.memoryd.v1.CreateMemoryRequest\x1a .memoryd.v1.CreateMemoryResponse\"\x00\x12h\n" +
 	"\x13BatchCreateMemories\x12&.memoryd.v1.BatchCreateMemoriesRequest\x1a'.memoryd.v1.BatchCreateMemoriesResponse\"\x00\x12M\n" +
@@ -3025,7 +4532,13 @@ const file_memoryd_v1_memory_service_proto_rawDesc = "" +
 	"\x0eSearchMemories\x12!.memoryd.v1.SearchMemoriesRequest\x1a\".memoryd.v1.SearchMemoriesResponse\"\x03\x90\x02\x01\x12I\n" +
 	"\aPreload\x12\x1a.memoryd.v1.PreloadRequest\x1a\x1b.memoryd.v1.PreloadResponse\"\x03\x90\x02\x010\x01\x12\\\n" +
 	"\x0eGetWriteStatus\x12!.memoryd.v1.GetWriteStatusRequest\x1a\".memoryd.v1.GetWriteStatusResponse\"\x03\x90\x02\x01\x12Y\n" +
-	"\x0eForgetMemories\x12!.memoryd.v1.ForgetMemoriesRequest\x1a\".memoryd.v1.ForgetMemoriesResponse\"\x00B\xad\x01\n" +
+	"\x0eForgetMemories\x12!.memoryd.v1.ForgetMemoriesRequest\x1a\".memoryd.v1.ForgetMemoriesResponse\"\x00\x12^\n" +
+	"\x0eExportMemories\x12!.memoryd.v1.ExportMemoriesRequest\x1a\".memoryd.v1.ExportMemoriesResponse\"\x03\x90\x02\x010\x01\x12[\n" +
+	"\x0eImportMemories\x12!.memoryd.v1.ImportMemoriesRequest\x1a\".memoryd.v1.ImportMemoriesResponse\"\x00(\x01\x12[\n" +
+	"\rWatchMemories\x12 .memoryd.v1.WatchMemoriesRequest\x1a!.memoryd.v1.WatchMemoriesResponse\"\x03\x90\x02\x010\x01\x12J\n" +
+	"\bGetStats\x12\x1b.memoryd.v1.GetStatsRequest\x1a\x1c.memoryd.v1.GetStatsResponse\"\x03\x90\x02\x01\x12S\n" +
+	"\fStartReembed\x12\x1f.memoryd.v1.StartReembedRequest\x1a .memoryd.v1.StartReembedResponse\"\x00\x12b\n" +
+	"\x10GetReembedStatus\x12#.memoryd.v1.GetReembedStatusRequest\x1a$.memoryd.v1.GetReembedStatusResponse\"\x03\x90\x02\x01B\xad\x01\n" +
 	"\x0ecom.memoryd.v1B\x12MemoryServiceProtoP\x01Z>github.com/memoryd/memoryd/clients/go/gen/memoryd/v1;memorydv1\xa2\x02\x03MXX\xaa\x02\n" +
 	"Memoryd.V1\xca\x02\n" +
 	"Memoryd\\V1\xe2\x02\x16Memoryd\\V1\\GPBMetadata\xea\x02\vMemoryd::V1b\x06proto3"
@@ -3042,8 +4555,8 @@ func file_memoryd_v1_memory_service_proto_rawDescGZIP() []byte {
 	return file_memoryd_v1_memory_service_proto_rawDescData
 }
 
-var file_memoryd_v1_memory_service_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
-var file_memoryd_v1_memory_service_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_memoryd_v1_memory_service_proto_enumTypes = make([]protoimpl.EnumInfo, 11)
+var file_memoryd_v1_memory_service_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
 var file_memoryd_v1_memory_service_proto_goTypes = []any{
 	(ErrorReason)(0),                    // 0: memoryd.v1.ErrorReason
 	(WriteOutcome)(0),                   // 1: memoryd.v1.WriteOutcome
@@ -3054,124 +4567,180 @@ var file_memoryd_v1_memory_service_proto_goTypes = []any{
 	(TurnRole)(0),                       // 6: memoryd.v1.TurnRole
 	(PreloadScope)(0),                   // 7: memoryd.v1.PreloadScope
 	(MetadataUpdateMode)(0),             // 8: memoryd.v1.MetadataUpdateMode
-	(*CreateMemoryRequest)(nil),         // 9: memoryd.v1.CreateMemoryRequest
-	(*CreateMemoryResponse)(nil),        // 10: memoryd.v1.CreateMemoryResponse
-	(*BatchCreateMemoriesRequest)(nil),  // 11: memoryd.v1.BatchCreateMemoriesRequest
-	(*BatchCreateMemoriesResponse)(nil), // 12: memoryd.v1.BatchCreateMemoriesResponse
-	(*GetMemoryRequest)(nil),            // 13: memoryd.v1.GetMemoryRequest
-	(*GetMemoryResponse)(nil),           // 14: memoryd.v1.GetMemoryResponse
-	(*ListMemoriesRequest)(nil),         // 15: memoryd.v1.ListMemoriesRequest
-	(*ListMemoriesResponse)(nil),        // 16: memoryd.v1.ListMemoriesResponse
-	(*UpdateMemoryRequest)(nil),         // 17: memoryd.v1.UpdateMemoryRequest
-	(*UpdateMemoryResponse)(nil),        // 18: memoryd.v1.UpdateMemoryResponse
-	(*DeleteMemoryRequest)(nil),         // 19: memoryd.v1.DeleteMemoryRequest
-	(*DeleteMemoryResponse)(nil),        // 20: memoryd.v1.DeleteMemoryResponse
-	(*SearchMemoriesRequest)(nil),       // 21: memoryd.v1.SearchMemoriesRequest
-	(*SearchMemoriesResponse)(nil),      // 22: memoryd.v1.SearchMemoriesResponse
-	(*SearchResult)(nil),                // 23: memoryd.v1.SearchResult
-	(*ForgetMemoriesRequest)(nil),       // 24: memoryd.v1.ForgetMemoriesRequest
-	(*ForgetMemoriesResponse)(nil),      // 25: memoryd.v1.ForgetMemoriesResponse
-	(*GetWriteStatusRequest)(nil),       // 26: memoryd.v1.GetWriteStatusRequest
-	(*GetWriteStatusResponse)(nil),      // 27: memoryd.v1.GetWriteStatusResponse
-	(*PreloadRequest)(nil),              // 28: memoryd.v1.PreloadRequest
-	(*ConversationTurn)(nil),            // 29: memoryd.v1.ConversationTurn
-	(*PreloadResponse)(nil),             // 30: memoryd.v1.PreloadResponse
-	(*ScopeHits)(nil),                   // 31: memoryd.v1.ScopeHits
-	(*PreloadContext)(nil),              // 32: memoryd.v1.PreloadContext
-	(*PreloadDone)(nil),                 // 33: memoryd.v1.PreloadDone
-	(*PreloadNotModified)(nil),          // 34: memoryd.v1.PreloadNotModified
-	(*Memory)(nil),                      // 35: memoryd.v1.Memory
-	(*Scope)(nil),                       // 36: memoryd.v1.Scope
-	(MemoryType)(0),                     // 37: memoryd.v1.MemoryType
-	(*Filter)(nil),                      // 38: memoryd.v1.Filter
-	(*fieldmaskpb.FieldMask)(nil),       // 39: google.protobuf.FieldMask
-	(*timestamppb.Timestamp)(nil),       // 40: google.protobuf.Timestamp
-	(*status.Status)(nil),               // 41: google.rpc.Status
-	(*durationpb.Duration)(nil),         // 42: google.protobuf.Duration
+	(ChangeType)(0),                     // 9: memoryd.v1.ChangeType
+	(ReembedState)(0),                   // 10: memoryd.v1.ReembedState
+	(*CreateMemoryRequest)(nil),         // 11: memoryd.v1.CreateMemoryRequest
+	(*CreateMemoryResponse)(nil),        // 12: memoryd.v1.CreateMemoryResponse
+	(*BatchCreateMemoriesRequest)(nil),  // 13: memoryd.v1.BatchCreateMemoriesRequest
+	(*BatchCreateMemoriesResponse)(nil), // 14: memoryd.v1.BatchCreateMemoriesResponse
+	(*GetMemoryRequest)(nil),            // 15: memoryd.v1.GetMemoryRequest
+	(*GetMemoryResponse)(nil),           // 16: memoryd.v1.GetMemoryResponse
+	(*ListMemoriesRequest)(nil),         // 17: memoryd.v1.ListMemoriesRequest
+	(*ListMemoriesResponse)(nil),        // 18: memoryd.v1.ListMemoriesResponse
+	(*UpdateMemoryRequest)(nil),         // 19: memoryd.v1.UpdateMemoryRequest
+	(*UpdateMemoryResponse)(nil),        // 20: memoryd.v1.UpdateMemoryResponse
+	(*DeleteMemoryRequest)(nil),         // 21: memoryd.v1.DeleteMemoryRequest
+	(*DeleteMemoryResponse)(nil),        // 22: memoryd.v1.DeleteMemoryResponse
+	(*SearchMemoriesRequest)(nil),       // 23: memoryd.v1.SearchMemoriesRequest
+	(*SearchMemoriesResponse)(nil),      // 24: memoryd.v1.SearchMemoriesResponse
+	(*SearchResult)(nil),                // 25: memoryd.v1.SearchResult
+	(*ForgetMemoriesRequest)(nil),       // 26: memoryd.v1.ForgetMemoriesRequest
+	(*ForgetMemoriesResponse)(nil),      // 27: memoryd.v1.ForgetMemoriesResponse
+	(*GetWriteStatusRequest)(nil),       // 28: memoryd.v1.GetWriteStatusRequest
+	(*GetWriteStatusResponse)(nil),      // 29: memoryd.v1.GetWriteStatusResponse
+	(*PreloadRequest)(nil),              // 30: memoryd.v1.PreloadRequest
+	(*ConversationTurn)(nil),            // 31: memoryd.v1.ConversationTurn
+	(*PreloadResponse)(nil),             // 32: memoryd.v1.PreloadResponse
+	(*ScopeHits)(nil),                   // 33: memoryd.v1.ScopeHits
+	(*PreloadContext)(nil),              // 34: memoryd.v1.PreloadContext
+	(*PreloadDone)(nil),                 // 35: memoryd.v1.PreloadDone
+	(*PreloadNotModified)(nil),          // 36: memoryd.v1.PreloadNotModified
+	(*ExportMemoriesRequest)(nil),       // 37: memoryd.v1.ExportMemoriesRequest
+	(*ExportMemoriesResponse)(nil),      // 38: memoryd.v1.ExportMemoriesResponse
+	(*ExportHeader)(nil),                // 39: memoryd.v1.ExportHeader
+	(*ExportedMemory)(nil),              // 40: memoryd.v1.ExportedMemory
+	(*ImportMemoriesRequest)(nil),       // 41: memoryd.v1.ImportMemoriesRequest
+	(*ImportMemoriesResponse)(nil),      // 42: memoryd.v1.ImportMemoriesResponse
+	(*WatchMemoriesRequest)(nil),        // 43: memoryd.v1.WatchMemoriesRequest
+	(*WatchMemoriesResponse)(nil),       // 44: memoryd.v1.WatchMemoriesResponse
+	(*WatchStarted)(nil),                // 45: memoryd.v1.WatchStarted
+	(*WatchFellBehind)(nil),             // 46: memoryd.v1.WatchFellBehind
+	(*MemoryChange)(nil),                // 47: memoryd.v1.MemoryChange
+	(*GetStatsRequest)(nil),             // 48: memoryd.v1.GetStatsRequest
+	(*GetStatsResponse)(nil),            // 49: memoryd.v1.GetStatsResponse
+	(*StartReembedRequest)(nil),         // 50: memoryd.v1.StartReembedRequest
+	(*StartReembedResponse)(nil),        // 51: memoryd.v1.StartReembedResponse
+	(*GetReembedStatusRequest)(nil),     // 52: memoryd.v1.GetReembedStatusRequest
+	(*GetReembedStatusResponse)(nil),    // 53: memoryd.v1.GetReembedStatusResponse
+	(*ReembedStatus)(nil),               // 54: memoryd.v1.ReembedStatus
+	(*Memory)(nil),                      // 55: memoryd.v1.Memory
+	(*durationpb.Duration)(nil),         // 56: google.protobuf.Duration
+	(*Scope)(nil),                       // 57: memoryd.v1.Scope
+	(MemoryType)(0),                     // 58: memoryd.v1.MemoryType
+	(*Filter)(nil),                      // 59: memoryd.v1.Filter
+	(*fieldmaskpb.FieldMask)(nil),       // 60: google.protobuf.FieldMask
+	(*timestamppb.Timestamp)(nil),       // 61: google.protobuf.Timestamp
+	(*status.Status)(nil),               // 62: google.rpc.Status
 }
 var file_memoryd_v1_memory_service_proto_depIdxs = []int32{
-	35, // 0: memoryd.v1.CreateMemoryRequest.memory:type_name -> memoryd.v1.Memory
+	55, // 0: memoryd.v1.CreateMemoryRequest.memory:type_name -> memoryd.v1.Memory
 	2,  // 1: memoryd.v1.CreateMemoryRequest.mode:type_name -> memoryd.v1.WriteMode
-	35, // 2: memoryd.v1.CreateMemoryResponse.memory:type_name -> memoryd.v1.Memory
-	1,  // 3: memoryd.v1.CreateMemoryResponse.outcome:type_name -> memoryd.v1.WriteOutcome
-	9,  // 4: memoryd.v1.BatchCreateMemoriesRequest.requests:type_name -> memoryd.v1.CreateMemoryRequest
-	2,  // 5: memoryd.v1.BatchCreateMemoriesRequest.mode:type_name -> memoryd.v1.WriteMode
-	10, // 6: memoryd.v1.BatchCreateMemoriesResponse.results:type_name -> memoryd.v1.CreateMemoryResponse
-	36, // 7: memoryd.v1.GetMemoryRequest.scope:type_name -> memoryd.v1.Scope
-	35, // 8: memoryd.v1.GetMemoryResponse.memory:type_name -> memoryd.v1.Memory
-	36, // 9: memoryd.v1.ListMemoriesRequest.scope:type_name -> memoryd.v1.Scope
-	37, // 10: memoryd.v1.ListMemoriesRequest.memory_types:type_name -> memoryd.v1.MemoryType
-	38, // 11: memoryd.v1.ListMemoriesRequest.filter:type_name -> memoryd.v1.Filter
-	35, // 12: memoryd.v1.ListMemoriesResponse.memories:type_name -> memoryd.v1.Memory
-	35, // 13: memoryd.v1.UpdateMemoryRequest.memory:type_name -> memoryd.v1.Memory
-	39, // 14: memoryd.v1.UpdateMemoryRequest.update_mask:type_name -> google.protobuf.FieldMask
-	8,  // 15: memoryd.v1.UpdateMemoryRequest.metadata_update_mode:type_name -> memoryd.v1.MetadataUpdateMode
-	2,  // 16: memoryd.v1.UpdateMemoryRequest.mode:type_name -> memoryd.v1.WriteMode
-	35, // 17: memoryd.v1.UpdateMemoryResponse.memory:type_name -> memoryd.v1.Memory
-	36, // 18: memoryd.v1.DeleteMemoryRequest.scope:type_name -> memoryd.v1.Scope
-	2,  // 19: memoryd.v1.DeleteMemoryRequest.mode:type_name -> memoryd.v1.WriteMode
-	36, // 20: memoryd.v1.SearchMemoriesRequest.scope:type_name -> memoryd.v1.Scope
-	37, // 21: memoryd.v1.SearchMemoriesRequest.memory_types:type_name -> memoryd.v1.MemoryType
-	38, // 22: memoryd.v1.SearchMemoriesRequest.filter:type_name -> memoryd.v1.Filter
-	4,  // 23: memoryd.v1.SearchMemoriesRequest.retrieval_mode:type_name -> memoryd.v1.RetrievalMode
-	23, // 24: memoryd.v1.SearchMemoriesResponse.results:type_name -> memoryd.v1.SearchResult
-	35, // 25: memoryd.v1.SearchResult.memory:type_name -> memoryd.v1.Memory
-	36, // 26: memoryd.v1.ForgetMemoriesRequest.scope:type_name -> memoryd.v1.Scope
-	37, // 27: memoryd.v1.ForgetMemoriesRequest.memory_types:type_name -> memoryd.v1.MemoryType
-	38, // 28: memoryd.v1.ForgetMemoriesRequest.filter:type_name -> memoryd.v1.Filter
-	2,  // 29: memoryd.v1.ForgetMemoriesRequest.mode:type_name -> memoryd.v1.WriteMode
-	3,  // 30: memoryd.v1.GetWriteStatusResponse.state:type_name -> memoryd.v1.WriteState
-	40, // 31: memoryd.v1.GetWriteStatusResponse.create_time:type_name -> google.protobuf.Timestamp
-	40, // 32: memoryd.v1.GetWriteStatusResponse.apply_time:type_name -> google.protobuf.Timestamp
-	10, // 33: memoryd.v1.GetWriteStatusResponse.create_memory:type_name -> memoryd.v1.CreateMemoryResponse
-	12, // 34: memoryd.v1.GetWriteStatusResponse.batch_create_memories:type_name -> memoryd.v1.BatchCreateMemoriesResponse
-	18, // 35: memoryd.v1.GetWriteStatusResponse.update_memory:type_name -> memoryd.v1.UpdateMemoryResponse
-	20, // 36: memoryd.v1.GetWriteStatusResponse.delete_memory:type_name -> memoryd.v1.DeleteMemoryResponse
-	25, // 37: memoryd.v1.GetWriteStatusResponse.forget_memories:type_name -> memoryd.v1.ForgetMemoriesResponse
-	41, // 38: memoryd.v1.GetWriteStatusResponse.error:type_name -> google.rpc.Status
-	29, // 39: memoryd.v1.PreloadRequest.turns:type_name -> memoryd.v1.ConversationTurn
-	36, // 40: memoryd.v1.PreloadRequest.user_scope:type_name -> memoryd.v1.Scope
-	36, // 41: memoryd.v1.PreloadRequest.agent_scope:type_name -> memoryd.v1.Scope
-	37, // 42: memoryd.v1.PreloadRequest.memory_types:type_name -> memoryd.v1.MemoryType
-	5,  // 43: memoryd.v1.PreloadRequest.format:type_name -> memoryd.v1.PreloadFormat
-	4,  // 44: memoryd.v1.PreloadRequest.retrieval_mode:type_name -> memoryd.v1.RetrievalMode
-	6,  // 45: memoryd.v1.ConversationTurn.role:type_name -> memoryd.v1.TurnRole
-	31, // 46: memoryd.v1.PreloadResponse.hits:type_name -> memoryd.v1.ScopeHits
-	32, // 47: memoryd.v1.PreloadResponse.context:type_name -> memoryd.v1.PreloadContext
-	33, // 48: memoryd.v1.PreloadResponse.done:type_name -> memoryd.v1.PreloadDone
-	34, // 49: memoryd.v1.PreloadResponse.not_modified:type_name -> memoryd.v1.PreloadNotModified
-	7,  // 50: memoryd.v1.ScopeHits.scope:type_name -> memoryd.v1.PreloadScope
-	23, // 51: memoryd.v1.ScopeHits.results:type_name -> memoryd.v1.SearchResult
-	41, // 52: memoryd.v1.ScopeHits.error:type_name -> google.rpc.Status
-	4,  // 53: memoryd.v1.PreloadDone.retrieval_mode:type_name -> memoryd.v1.RetrievalMode
-	42, // 54: memoryd.v1.PreloadDone.embed_duration:type_name -> google.protobuf.Duration
-	42, // 55: memoryd.v1.PreloadDone.search_duration:type_name -> google.protobuf.Duration
-	42, // 56: memoryd.v1.PreloadDone.render_duration:type_name -> google.protobuf.Duration
-	9,  // 57: memoryd.v1.MemoryService.CreateMemory:input_type -> memoryd.v1.CreateMemoryRequest
-	11, // 58: memoryd.v1.MemoryService.BatchCreateMemories:input_type -> memoryd.v1.BatchCreateMemoriesRequest
-	13, // 59: memoryd.v1.MemoryService.GetMemory:input_type -> memoryd.v1.GetMemoryRequest
-	15, // 60: memoryd.v1.MemoryService.ListMemories:input_type -> memoryd.v1.ListMemoriesRequest
-	17, // 61: memoryd.v1.MemoryService.UpdateMemory:input_type -> memoryd.v1.UpdateMemoryRequest
-	19, // 62: memoryd.v1.MemoryService.DeleteMemory:input_type -> memoryd.v1.DeleteMemoryRequest
-	21, // 63: memoryd.v1.MemoryService.SearchMemories:input_type -> memoryd.v1.SearchMemoriesRequest
-	28, // 64: memoryd.v1.MemoryService.Preload:input_type -> memoryd.v1.PreloadRequest
-	26, // 65: memoryd.v1.MemoryService.GetWriteStatus:input_type -> memoryd.v1.GetWriteStatusRequest
-	24, // 66: memoryd.v1.MemoryService.ForgetMemories:input_type -> memoryd.v1.ForgetMemoriesRequest
-	10, // 67: memoryd.v1.MemoryService.CreateMemory:output_type -> memoryd.v1.CreateMemoryResponse
-	12, // 68: memoryd.v1.MemoryService.BatchCreateMemories:output_type -> memoryd.v1.BatchCreateMemoriesResponse
-	14, // 69: memoryd.v1.MemoryService.GetMemory:output_type -> memoryd.v1.GetMemoryResponse
-	16, // 70: memoryd.v1.MemoryService.ListMemories:output_type -> memoryd.v1.ListMemoriesResponse
-	18, // 71: memoryd.v1.MemoryService.UpdateMemory:output_type -> memoryd.v1.UpdateMemoryResponse
-	20, // 72: memoryd.v1.MemoryService.DeleteMemory:output_type -> memoryd.v1.DeleteMemoryResponse
-	22, // 73: memoryd.v1.MemoryService.SearchMemories:output_type -> memoryd.v1.SearchMemoriesResponse
-	30, // 74: memoryd.v1.MemoryService.Preload:output_type -> memoryd.v1.PreloadResponse
-	27, // 75: memoryd.v1.MemoryService.GetWriteStatus:output_type -> memoryd.v1.GetWriteStatusResponse
-	25, // 76: memoryd.v1.MemoryService.ForgetMemories:output_type -> memoryd.v1.ForgetMemoriesResponse
-	67, // [67:77] is the sub-list for method output_type
-	57, // [57:67] is the sub-list for method input_type
-	57, // [57:57] is the sub-list for extension type_name
-	57, // [57:57] is the sub-list for extension extendee
-	0,  // [0:57] is the sub-list for field type_name
+	56, // 2: memoryd.v1.CreateMemoryRequest.ttl:type_name -> google.protobuf.Duration
+	55, // 3: memoryd.v1.CreateMemoryResponse.memory:type_name -> memoryd.v1.Memory
+	1,  // 4: memoryd.v1.CreateMemoryResponse.outcome:type_name -> memoryd.v1.WriteOutcome
+	11, // 5: memoryd.v1.BatchCreateMemoriesRequest.requests:type_name -> memoryd.v1.CreateMemoryRequest
+	2,  // 6: memoryd.v1.BatchCreateMemoriesRequest.mode:type_name -> memoryd.v1.WriteMode
+	12, // 7: memoryd.v1.BatchCreateMemoriesResponse.results:type_name -> memoryd.v1.CreateMemoryResponse
+	57, // 8: memoryd.v1.GetMemoryRequest.scope:type_name -> memoryd.v1.Scope
+	55, // 9: memoryd.v1.GetMemoryResponse.memory:type_name -> memoryd.v1.Memory
+	57, // 10: memoryd.v1.ListMemoriesRequest.scope:type_name -> memoryd.v1.Scope
+	58, // 11: memoryd.v1.ListMemoriesRequest.memory_types:type_name -> memoryd.v1.MemoryType
+	59, // 12: memoryd.v1.ListMemoriesRequest.filter:type_name -> memoryd.v1.Filter
+	55, // 13: memoryd.v1.ListMemoriesResponse.memories:type_name -> memoryd.v1.Memory
+	55, // 14: memoryd.v1.UpdateMemoryRequest.memory:type_name -> memoryd.v1.Memory
+	60, // 15: memoryd.v1.UpdateMemoryRequest.update_mask:type_name -> google.protobuf.FieldMask
+	8,  // 16: memoryd.v1.UpdateMemoryRequest.metadata_update_mode:type_name -> memoryd.v1.MetadataUpdateMode
+	2,  // 17: memoryd.v1.UpdateMemoryRequest.mode:type_name -> memoryd.v1.WriteMode
+	56, // 18: memoryd.v1.UpdateMemoryRequest.ttl:type_name -> google.protobuf.Duration
+	55, // 19: memoryd.v1.UpdateMemoryResponse.memory:type_name -> memoryd.v1.Memory
+	57, // 20: memoryd.v1.DeleteMemoryRequest.scope:type_name -> memoryd.v1.Scope
+	2,  // 21: memoryd.v1.DeleteMemoryRequest.mode:type_name -> memoryd.v1.WriteMode
+	57, // 22: memoryd.v1.SearchMemoriesRequest.scope:type_name -> memoryd.v1.Scope
+	58, // 23: memoryd.v1.SearchMemoriesRequest.memory_types:type_name -> memoryd.v1.MemoryType
+	59, // 24: memoryd.v1.SearchMemoriesRequest.filter:type_name -> memoryd.v1.Filter
+	4,  // 25: memoryd.v1.SearchMemoriesRequest.retrieval_mode:type_name -> memoryd.v1.RetrievalMode
+	25, // 26: memoryd.v1.SearchMemoriesResponse.results:type_name -> memoryd.v1.SearchResult
+	55, // 27: memoryd.v1.SearchResult.memory:type_name -> memoryd.v1.Memory
+	57, // 28: memoryd.v1.ForgetMemoriesRequest.scope:type_name -> memoryd.v1.Scope
+	58, // 29: memoryd.v1.ForgetMemoriesRequest.memory_types:type_name -> memoryd.v1.MemoryType
+	59, // 30: memoryd.v1.ForgetMemoriesRequest.filter:type_name -> memoryd.v1.Filter
+	2,  // 31: memoryd.v1.ForgetMemoriesRequest.mode:type_name -> memoryd.v1.WriteMode
+	3,  // 32: memoryd.v1.GetWriteStatusResponse.state:type_name -> memoryd.v1.WriteState
+	61, // 33: memoryd.v1.GetWriteStatusResponse.create_time:type_name -> google.protobuf.Timestamp
+	61, // 34: memoryd.v1.GetWriteStatusResponse.apply_time:type_name -> google.protobuf.Timestamp
+	12, // 35: memoryd.v1.GetWriteStatusResponse.create_memory:type_name -> memoryd.v1.CreateMemoryResponse
+	14, // 36: memoryd.v1.GetWriteStatusResponse.batch_create_memories:type_name -> memoryd.v1.BatchCreateMemoriesResponse
+	20, // 37: memoryd.v1.GetWriteStatusResponse.update_memory:type_name -> memoryd.v1.UpdateMemoryResponse
+	22, // 38: memoryd.v1.GetWriteStatusResponse.delete_memory:type_name -> memoryd.v1.DeleteMemoryResponse
+	27, // 39: memoryd.v1.GetWriteStatusResponse.forget_memories:type_name -> memoryd.v1.ForgetMemoriesResponse
+	42, // 40: memoryd.v1.GetWriteStatusResponse.import_memories:type_name -> memoryd.v1.ImportMemoriesResponse
+	62, // 41: memoryd.v1.GetWriteStatusResponse.error:type_name -> google.rpc.Status
+	31, // 42: memoryd.v1.PreloadRequest.turns:type_name -> memoryd.v1.ConversationTurn
+	57, // 43: memoryd.v1.PreloadRequest.user_scope:type_name -> memoryd.v1.Scope
+	57, // 44: memoryd.v1.PreloadRequest.agent_scope:type_name -> memoryd.v1.Scope
+	58, // 45: memoryd.v1.PreloadRequest.memory_types:type_name -> memoryd.v1.MemoryType
+	5,  // 46: memoryd.v1.PreloadRequest.format:type_name -> memoryd.v1.PreloadFormat
+	4,  // 47: memoryd.v1.PreloadRequest.retrieval_mode:type_name -> memoryd.v1.RetrievalMode
+	6,  // 48: memoryd.v1.ConversationTurn.role:type_name -> memoryd.v1.TurnRole
+	33, // 49: memoryd.v1.PreloadResponse.hits:type_name -> memoryd.v1.ScopeHits
+	34, // 50: memoryd.v1.PreloadResponse.context:type_name -> memoryd.v1.PreloadContext
+	35, // 51: memoryd.v1.PreloadResponse.done:type_name -> memoryd.v1.PreloadDone
+	36, // 52: memoryd.v1.PreloadResponse.not_modified:type_name -> memoryd.v1.PreloadNotModified
+	7,  // 53: memoryd.v1.ScopeHits.scope:type_name -> memoryd.v1.PreloadScope
+	25, // 54: memoryd.v1.ScopeHits.results:type_name -> memoryd.v1.SearchResult
+	62, // 55: memoryd.v1.ScopeHits.error:type_name -> google.rpc.Status
+	4,  // 56: memoryd.v1.PreloadDone.retrieval_mode:type_name -> memoryd.v1.RetrievalMode
+	56, // 57: memoryd.v1.PreloadDone.embed_duration:type_name -> google.protobuf.Duration
+	56, // 58: memoryd.v1.PreloadDone.search_duration:type_name -> google.protobuf.Duration
+	56, // 59: memoryd.v1.PreloadDone.render_duration:type_name -> google.protobuf.Duration
+	57, // 60: memoryd.v1.ExportMemoriesRequest.scope:type_name -> memoryd.v1.Scope
+	58, // 61: memoryd.v1.ExportMemoriesRequest.memory_types:type_name -> memoryd.v1.MemoryType
+	59, // 62: memoryd.v1.ExportMemoriesRequest.filter:type_name -> memoryd.v1.Filter
+	39, // 63: memoryd.v1.ExportMemoriesResponse.header:type_name -> memoryd.v1.ExportHeader
+	40, // 64: memoryd.v1.ExportMemoriesResponse.memories:type_name -> memoryd.v1.ExportedMemory
+	61, // 65: memoryd.v1.ExportHeader.snapshot_time:type_name -> google.protobuf.Timestamp
+	55, // 66: memoryd.v1.ExportedMemory.memory:type_name -> memoryd.v1.Memory
+	40, // 67: memoryd.v1.ImportMemoriesRequest.memories:type_name -> memoryd.v1.ExportedMemory
+	57, // 68: memoryd.v1.WatchMemoriesRequest.scope:type_name -> memoryd.v1.Scope
+	45, // 69: memoryd.v1.WatchMemoriesResponse.started:type_name -> memoryd.v1.WatchStarted
+	47, // 70: memoryd.v1.WatchMemoriesResponse.change:type_name -> memoryd.v1.MemoryChange
+	46, // 71: memoryd.v1.WatchMemoriesResponse.fell_behind:type_name -> memoryd.v1.WatchFellBehind
+	9,  // 72: memoryd.v1.MemoryChange.type:type_name -> memoryd.v1.ChangeType
+	55, // 73: memoryd.v1.MemoryChange.memory:type_name -> memoryd.v1.Memory
+	61, // 74: memoryd.v1.MemoryChange.change_time:type_name -> google.protobuf.Timestamp
+	54, // 75: memoryd.v1.GetStatsResponse.reembed:type_name -> memoryd.v1.ReembedStatus
+	54, // 76: memoryd.v1.StartReembedResponse.status:type_name -> memoryd.v1.ReembedStatus
+	54, // 77: memoryd.v1.GetReembedStatusResponse.status:type_name -> memoryd.v1.ReembedStatus
+	10, // 78: memoryd.v1.ReembedStatus.state:type_name -> memoryd.v1.ReembedState
+	61, // 79: memoryd.v1.ReembedStatus.start_time:type_name -> google.protobuf.Timestamp
+	61, // 80: memoryd.v1.ReembedStatus.end_time:type_name -> google.protobuf.Timestamp
+	11, // 81: memoryd.v1.MemoryService.CreateMemory:input_type -> memoryd.v1.CreateMemoryRequest
+	13, // 82: memoryd.v1.MemoryService.BatchCreateMemories:input_type -> memoryd.v1.BatchCreateMemoriesRequest
+	15, // 83: memoryd.v1.MemoryService.GetMemory:input_type -> memoryd.v1.GetMemoryRequest
+	17, // 84: memoryd.v1.MemoryService.ListMemories:input_type -> memoryd.v1.ListMemoriesRequest
+	19, // 85: memoryd.v1.MemoryService.UpdateMemory:input_type -> memoryd.v1.UpdateMemoryRequest
+	21, // 86: memoryd.v1.MemoryService.DeleteMemory:input_type -> memoryd.v1.DeleteMemoryRequest
+	23, // 87: memoryd.v1.MemoryService.SearchMemories:input_type -> memoryd.v1.SearchMemoriesRequest
+	30, // 88: memoryd.v1.MemoryService.Preload:input_type -> memoryd.v1.PreloadRequest
+	28, // 89: memoryd.v1.MemoryService.GetWriteStatus:input_type -> memoryd.v1.GetWriteStatusRequest
+	26, // 90: memoryd.v1.MemoryService.ForgetMemories:input_type -> memoryd.v1.ForgetMemoriesRequest
+	37, // 91: memoryd.v1.MemoryService.ExportMemories:input_type -> memoryd.v1.ExportMemoriesRequest
+	41, // 92: memoryd.v1.MemoryService.ImportMemories:input_type -> memoryd.v1.ImportMemoriesRequest
+	43, // 93: memoryd.v1.MemoryService.WatchMemories:input_type -> memoryd.v1.WatchMemoriesRequest
+	48, // 94: memoryd.v1.MemoryService.GetStats:input_type -> memoryd.v1.GetStatsRequest
+	50, // 95: memoryd.v1.MemoryService.StartReembed:input_type -> memoryd.v1.StartReembedRequest
+	52, // 96: memoryd.v1.MemoryService.GetReembedStatus:input_type -> memoryd.v1.GetReembedStatusRequest
+	12, // 97: memoryd.v1.MemoryService.CreateMemory:output_type -> memoryd.v1.CreateMemoryResponse
+	14, // 98: memoryd.v1.MemoryService.BatchCreateMemories:output_type -> memoryd.v1.BatchCreateMemoriesResponse
+	16, // 99: memoryd.v1.MemoryService.GetMemory:output_type -> memoryd.v1.GetMemoryResponse
+	18, // 100: memoryd.v1.MemoryService.ListMemories:output_type -> memoryd.v1.ListMemoriesResponse
+	20, // 101: memoryd.v1.MemoryService.UpdateMemory:output_type -> memoryd.v1.UpdateMemoryResponse
+	22, // 102: memoryd.v1.MemoryService.DeleteMemory:output_type -> memoryd.v1.DeleteMemoryResponse
+	24, // 103: memoryd.v1.MemoryService.SearchMemories:output_type -> memoryd.v1.SearchMemoriesResponse
+	32, // 104: memoryd.v1.MemoryService.Preload:output_type -> memoryd.v1.PreloadResponse
+	29, // 105: memoryd.v1.MemoryService.GetWriteStatus:output_type -> memoryd.v1.GetWriteStatusResponse
+	27, // 106: memoryd.v1.MemoryService.ForgetMemories:output_type -> memoryd.v1.ForgetMemoriesResponse
+	38, // 107: memoryd.v1.MemoryService.ExportMemories:output_type -> memoryd.v1.ExportMemoriesResponse
+	42, // 108: memoryd.v1.MemoryService.ImportMemories:output_type -> memoryd.v1.ImportMemoriesResponse
+	44, // 109: memoryd.v1.MemoryService.WatchMemories:output_type -> memoryd.v1.WatchMemoriesResponse
+	49, // 110: memoryd.v1.MemoryService.GetStats:output_type -> memoryd.v1.GetStatsResponse
+	51, // 111: memoryd.v1.MemoryService.StartReembed:output_type -> memoryd.v1.StartReembedResponse
+	53, // 112: memoryd.v1.MemoryService.GetReembedStatus:output_type -> memoryd.v1.GetReembedStatusResponse
+	97, // [97:113] is the sub-list for method output_type
+	81, // [81:97] is the sub-list for method input_type
+	81, // [81:81] is the sub-list for extension type_name
+	81, // [81:81] is the sub-list for extension extendee
+	0,  // [0:81] is the sub-list for field type_name
 }
 
 func init() { file_memoryd_v1_memory_service_proto_init() }
@@ -3190,6 +4759,7 @@ func file_memoryd_v1_memory_service_proto_init() {
 		(*GetWriteStatusResponse_UpdateMemory)(nil),
 		(*GetWriteStatusResponse_DeleteMemory)(nil),
 		(*GetWriteStatusResponse_ForgetMemories)(nil),
+		(*GetWriteStatusResponse_ImportMemories)(nil),
 	}
 	file_memoryd_v1_memory_service_proto_msgTypes[19].OneofWrappers = []any{}
 	file_memoryd_v1_memory_service_proto_msgTypes[21].OneofWrappers = []any{
@@ -3198,13 +4768,19 @@ func file_memoryd_v1_memory_service_proto_init() {
 		(*PreloadResponse_Done)(nil),
 		(*PreloadResponse_NotModified)(nil),
 	}
+	file_memoryd_v1_memory_service_proto_msgTypes[32].OneofWrappers = []any{}
+	file_memoryd_v1_memory_service_proto_msgTypes[33].OneofWrappers = []any{
+		(*WatchMemoriesResponse_Started)(nil),
+		(*WatchMemoriesResponse_Change)(nil),
+		(*WatchMemoriesResponse_FellBehind)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_memoryd_v1_memory_service_proto_rawDesc), len(file_memoryd_v1_memory_service_proto_rawDesc)),
-			NumEnums:      9,
-			NumMessages:   26,
+			NumEnums:      11,
+			NumMessages:   44,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -29,6 +29,12 @@ const (
 	MemoryService_Preload_FullMethodName             = "/memoryd.v1.MemoryService/Preload"
 	MemoryService_GetWriteStatus_FullMethodName      = "/memoryd.v1.MemoryService/GetWriteStatus"
 	MemoryService_ForgetMemories_FullMethodName      = "/memoryd.v1.MemoryService/ForgetMemories"
+	MemoryService_ExportMemories_FullMethodName      = "/memoryd.v1.MemoryService/ExportMemories"
+	MemoryService_ImportMemories_FullMethodName      = "/memoryd.v1.MemoryService/ImportMemories"
+	MemoryService_WatchMemories_FullMethodName       = "/memoryd.v1.MemoryService/WatchMemories"
+	MemoryService_GetStats_FullMethodName            = "/memoryd.v1.MemoryService/GetStats"
+	MemoryService_StartReembed_FullMethodName        = "/memoryd.v1.MemoryService/StartReembed"
+	MemoryService_GetReembedStatus_FullMethodName    = "/memoryd.v1.MemoryService/GetReembedStatus"
 )
 
 // MemoryServiceClient is the client API for MemoryService service.
@@ -177,6 +183,85 @@ type MemoryServiceClient interface {
 	// (WRITE_NOT_YET_APPLIED) for a dry run that waits for a write, or a
 	// WRITE_MODE_SYNC forget not applied within the deadline, INTERNAL.
 	ForgetMemories(ctx context.Context, in *ForgetMemoriesRequest, opts ...grpc.CallOption) (*ForgetMemoriesResponse, error)
+	// Streams the memories of a scope (or, for an admin principal with no
+	// scope set, of every owner) with their vectors, for backup and
+	// migration. The export is a snapshot: the scope's acknowledged writes are
+	// applied first, then the selection is read while no write is applied, so
+	// a memory written during the export is either wholly in it, as of one
+	// version, or wholly absent. Writes are still acknowledged meanwhile and
+	// applied once the snapshot is taken. The first response carries the
+	// header; every response carries up to page_size memories. Expired
+	// memories are left out.
+	//
+	// Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+	// UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+	// caller may not read or, without a scope, a caller that is not an admin,
+	// RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+	// (WRITE_NOT_YET_APPLIED), INTERNAL.
+	ExportMemories(ctx context.Context, in *ExportMemoriesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportMemoriesResponse], error)
+	// Imports exported memories, keeping their ids, keys, scopes, times and
+	// versions. Idempotent per record: a memory already stored at the same or
+	// a newer version is left as it is, so running an interrupted import again
+	// writes nothing twice. A record whose embedder_id is the server's keeps
+	// its vector; any other is embedded again. Each request message is
+	// journaled as one write before it is applied, so an import is as durable
+	// as any write; the response comes once every record is applied. Records
+	// already expired are skipped. A bad record fails the call with
+	// INVALID_ARGUMENT naming it (messages before it stay imported; run the
+	// corrected import again).
+	//
+	// Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+	// UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a record in
+	// a scope the caller may not write, RESOURCE_EXHAUSTED
+	// (WRITE_BACKLOG_FULL, RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN,
+	// EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED, INTERNAL.
+	ImportMemories(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[ImportMemoriesRequest, ImportMemoriesResponse], error)
+	// Streams the changes to the memories of a scope (or, for an admin
+	// principal with no scope set, of every owner) as they are applied:
+	// created, updated, deleted and expired, each with a sequence number that
+	// increases across the server's whole change history. The first response
+	// is `started`, naming the sequence the stream continues after; from then
+	// on nothing is missed and nothing is sent twice. Resume after a
+	// disconnect with start_after_sequence set to the last sequence received.
+	// A consumer that reads too slowly for the server's buffer (server setting
+	// watch_buffer_events) gets one `fell_behind` response naming the
+	// sequence to resume after, and the stream ends with OK: no event is ever
+	// skipped silently. The history is kept for the request id retention
+	// (request_id_retention_seconds).
+	//
+	// Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+	// UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED), OUT_OF_RANGE
+	// (CHANGE_HISTORY_EXPIRED) for a start_after_sequence older than the kept
+	// history or past its end, RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE
+	// (SHUTTING_DOWN), INTERNAL.
+	WatchMemories(ctx context.Context, in *WatchMemoriesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchMemoriesResponse], error)
+	// Reports what the server holds: memories per kind of owner, the journal
+	// backlog, the embedder, the engine's sizes and any re-embedding. Admin
+	// principals only.
+	//
+	// Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+	// RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+	GetStats(ctx context.Context, in *GetStatsRequest, opts ...grpc.CallOption) (*GetStatsResponse, error)
+	// Starts re-embedding every memory with another embedder, in the
+	// background, while the server keeps serving with the current one. Once
+	// every memory has its new vector, reads and writes switch over to the new
+	// embedder at once, and the old vectors are dropped. Progress survives a
+	// restart: the server resumes the job when it starts again. Starting the
+	// same target again returns the running job. Admin principals only.
+	//
+	// Errors: INVALID_ARGUMENT (INVALID_ARGUMENT) for an unknown embedder or
+	// the current one, UNAUTHENTICATED, PERMISSION_DENIED
+	// (SCOPE_NOT_PERMITTED), FAILED_PRECONDITION (REEMBED_IN_PROGRESS) while a
+	// job to another embedder runs, UNAVAILABLE (EMBEDDING_UNAVAILABLE) when
+	// the new embedder cannot be loaded, RESOURCE_EXHAUSTED (RATE_LIMITED),
+	// INTERNAL.
+	StartReembed(ctx context.Context, in *StartReembedRequest, opts ...grpc.CallOption) (*StartReembedResponse, error)
+	// Returns the state of the current or last re-embedding. Admin principals
+	// only.
+	//
+	// Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+	// RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+	GetReembedStatus(ctx context.Context, in *GetReembedStatusRequest, opts ...grpc.CallOption) (*GetReembedStatusResponse, error)
 }
 
 type memoryServiceClient struct {
@@ -290,6 +375,87 @@ func (c *memoryServiceClient) ForgetMemories(ctx context.Context, in *ForgetMemo
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ForgetMemoriesResponse)
 	err := c.cc.Invoke(ctx, MemoryService_ForgetMemories_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) ExportMemories(ctx context.Context, in *ExportMemoriesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportMemoriesResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &MemoryService_ServiceDesc.Streams[1], MemoryService_ExportMemories_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[ExportMemoriesRequest, ExportMemoriesResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type MemoryService_ExportMemoriesClient = grpc.ServerStreamingClient[ExportMemoriesResponse]
+
+func (c *memoryServiceClient) ImportMemories(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[ImportMemoriesRequest, ImportMemoriesResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &MemoryService_ServiceDesc.Streams[2], MemoryService_ImportMemories_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[ImportMemoriesRequest, ImportMemoriesResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type MemoryService_ImportMemoriesClient = grpc.ClientStreamingClient[ImportMemoriesRequest, ImportMemoriesResponse]
+
+func (c *memoryServiceClient) WatchMemories(ctx context.Context, in *WatchMemoriesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchMemoriesResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &MemoryService_ServiceDesc.Streams[3], MemoryService_WatchMemories_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[WatchMemoriesRequest, WatchMemoriesResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type MemoryService_WatchMemoriesClient = grpc.ServerStreamingClient[WatchMemoriesResponse]
+
+func (c *memoryServiceClient) GetStats(ctx context.Context, in *GetStatsRequest, opts ...grpc.CallOption) (*GetStatsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetStatsResponse)
+	err := c.cc.Invoke(ctx, MemoryService_GetStats_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) StartReembed(ctx context.Context, in *StartReembedRequest, opts ...grpc.CallOption) (*StartReembedResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(StartReembedResponse)
+	err := c.cc.Invoke(ctx, MemoryService_StartReembed_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *memoryServiceClient) GetReembedStatus(ctx context.Context, in *GetReembedStatusRequest, opts ...grpc.CallOption) (*GetReembedStatusResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetReembedStatusResponse)
+	err := c.cc.Invoke(ctx, MemoryService_GetReembedStatus_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -442,6 +608,85 @@ type MemoryServiceServer interface {
 	// (WRITE_NOT_YET_APPLIED) for a dry run that waits for a write, or a
 	// WRITE_MODE_SYNC forget not applied within the deadline, INTERNAL.
 	ForgetMemories(context.Context, *ForgetMemoriesRequest) (*ForgetMemoriesResponse, error)
+	// Streams the memories of a scope (or, for an admin principal with no
+	// scope set, of every owner) with their vectors, for backup and
+	// migration. The export is a snapshot: the scope's acknowledged writes are
+	// applied first, then the selection is read while no write is applied, so
+	// a memory written during the export is either wholly in it, as of one
+	// version, or wholly absent. Writes are still acknowledged meanwhile and
+	// applied once the snapshot is taken. The first response carries the
+	// header; every response carries up to page_size memories. Expired
+	// memories are left out.
+	//
+	// Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+	// UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+	// caller may not read or, without a scope, a caller that is not an admin,
+	// RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+	// (WRITE_NOT_YET_APPLIED), INTERNAL.
+	ExportMemories(*ExportMemoriesRequest, grpc.ServerStreamingServer[ExportMemoriesResponse]) error
+	// Imports exported memories, keeping their ids, keys, scopes, times and
+	// versions. Idempotent per record: a memory already stored at the same or
+	// a newer version is left as it is, so running an interrupted import again
+	// writes nothing twice. A record whose embedder_id is the server's keeps
+	// its vector; any other is embedded again. Each request message is
+	// journaled as one write before it is applied, so an import is as durable
+	// as any write; the response comes once every record is applied. Records
+	// already expired are skipped. A bad record fails the call with
+	// INVALID_ARGUMENT naming it (messages before it stay imported; run the
+	// corrected import again).
+	//
+	// Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+	// UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a record in
+	// a scope the caller may not write, RESOURCE_EXHAUSTED
+	// (WRITE_BACKLOG_FULL, RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN,
+	// EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED, INTERNAL.
+	ImportMemories(grpc.ClientStreamingServer[ImportMemoriesRequest, ImportMemoriesResponse]) error
+	// Streams the changes to the memories of a scope (or, for an admin
+	// principal with no scope set, of every owner) as they are applied:
+	// created, updated, deleted and expired, each with a sequence number that
+	// increases across the server's whole change history. The first response
+	// is `started`, naming the sequence the stream continues after; from then
+	// on nothing is missed and nothing is sent twice. Resume after a
+	// disconnect with start_after_sequence set to the last sequence received.
+	// A consumer that reads too slowly for the server's buffer (server setting
+	// watch_buffer_events) gets one `fell_behind` response naming the
+	// sequence to resume after, and the stream ends with OK: no event is ever
+	// skipped silently. The history is kept for the request id retention
+	// (request_id_retention_seconds).
+	//
+	// Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+	// UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED), OUT_OF_RANGE
+	// (CHANGE_HISTORY_EXPIRED) for a start_after_sequence older than the kept
+	// history or past its end, RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE
+	// (SHUTTING_DOWN), INTERNAL.
+	WatchMemories(*WatchMemoriesRequest, grpc.ServerStreamingServer[WatchMemoriesResponse]) error
+	// Reports what the server holds: memories per kind of owner, the journal
+	// backlog, the embedder, the engine's sizes and any re-embedding. Admin
+	// principals only.
+	//
+	// Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+	// RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+	GetStats(context.Context, *GetStatsRequest) (*GetStatsResponse, error)
+	// Starts re-embedding every memory with another embedder, in the
+	// background, while the server keeps serving with the current one. Once
+	// every memory has its new vector, reads and writes switch over to the new
+	// embedder at once, and the old vectors are dropped. Progress survives a
+	// restart: the server resumes the job when it starts again. Starting the
+	// same target again returns the running job. Admin principals only.
+	//
+	// Errors: INVALID_ARGUMENT (INVALID_ARGUMENT) for an unknown embedder or
+	// the current one, UNAUTHENTICATED, PERMISSION_DENIED
+	// (SCOPE_NOT_PERMITTED), FAILED_PRECONDITION (REEMBED_IN_PROGRESS) while a
+	// job to another embedder runs, UNAVAILABLE (EMBEDDING_UNAVAILABLE) when
+	// the new embedder cannot be loaded, RESOURCE_EXHAUSTED (RATE_LIMITED),
+	// INTERNAL.
+	StartReembed(context.Context, *StartReembedRequest) (*StartReembedResponse, error)
+	// Returns the state of the current or last re-embedding. Admin principals
+	// only.
+	//
+	// Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+	// RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+	GetReembedStatus(context.Context, *GetReembedStatusRequest) (*GetReembedStatusResponse, error)
 	mustEmbedUnimplementedMemoryServiceServer()
 }
 
@@ -481,6 +726,24 @@ func (UnimplementedMemoryServiceServer) GetWriteStatus(context.Context, *GetWrit
 }
 func (UnimplementedMemoryServiceServer) ForgetMemories(context.Context, *ForgetMemoriesRequest) (*ForgetMemoriesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ForgetMemories not implemented")
+}
+func (UnimplementedMemoryServiceServer) ExportMemories(*ExportMemoriesRequest, grpc.ServerStreamingServer[ExportMemoriesResponse]) error {
+	return status.Error(codes.Unimplemented, "method ExportMemories not implemented")
+}
+func (UnimplementedMemoryServiceServer) ImportMemories(grpc.ClientStreamingServer[ImportMemoriesRequest, ImportMemoriesResponse]) error {
+	return status.Error(codes.Unimplemented, "method ImportMemories not implemented")
+}
+func (UnimplementedMemoryServiceServer) WatchMemories(*WatchMemoriesRequest, grpc.ServerStreamingServer[WatchMemoriesResponse]) error {
+	return status.Error(codes.Unimplemented, "method WatchMemories not implemented")
+}
+func (UnimplementedMemoryServiceServer) GetStats(context.Context, *GetStatsRequest) (*GetStatsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetStats not implemented")
+}
+func (UnimplementedMemoryServiceServer) StartReembed(context.Context, *StartReembedRequest) (*StartReembedResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method StartReembed not implemented")
+}
+func (UnimplementedMemoryServiceServer) GetReembedStatus(context.Context, *GetReembedStatusRequest) (*GetReembedStatusResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetReembedStatus not implemented")
 }
 func (UnimplementedMemoryServiceServer) mustEmbedUnimplementedMemoryServiceServer() {}
 func (UnimplementedMemoryServiceServer) testEmbeddedByValue()                       {}
@@ -676,6 +939,89 @@ func _MemoryService_ForgetMemories_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _MemoryService_ExportMemories_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(ExportMemoriesRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(MemoryServiceServer).ExportMemories(m, &grpc.GenericServerStream[ExportMemoriesRequest, ExportMemoriesResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type MemoryService_ExportMemoriesServer = grpc.ServerStreamingServer[ExportMemoriesResponse]
+
+func _MemoryService_ImportMemories_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(MemoryServiceServer).ImportMemories(&grpc.GenericServerStream[ImportMemoriesRequest, ImportMemoriesResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type MemoryService_ImportMemoriesServer = grpc.ClientStreamingServer[ImportMemoriesRequest, ImportMemoriesResponse]
+
+func _MemoryService_WatchMemories_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(WatchMemoriesRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(MemoryServiceServer).WatchMemories(m, &grpc.GenericServerStream[WatchMemoriesRequest, WatchMemoriesResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type MemoryService_WatchMemoriesServer = grpc.ServerStreamingServer[WatchMemoriesResponse]
+
+func _MemoryService_GetStats_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetStatsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).GetStats(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_GetStats_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).GetStats(ctx, req.(*GetStatsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_StartReembed_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(StartReembedRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).StartReembed(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_StartReembed_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).StartReembed(ctx, req.(*StartReembedRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MemoryService_GetReembedStatus_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetReembedStatusRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MemoryServiceServer).GetReembedStatus(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MemoryService_GetReembedStatus_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MemoryServiceServer).GetReembedStatus(ctx, req.(*GetReembedStatusRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // MemoryService_ServiceDesc is the grpc.ServiceDesc for MemoryService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -719,11 +1065,38 @@ var MemoryService_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "ForgetMemories",
 			Handler:    _MemoryService_ForgetMemories_Handler,
 		},
+		{
+			MethodName: "GetStats",
+			Handler:    _MemoryService_GetStats_Handler,
+		},
+		{
+			MethodName: "StartReembed",
+			Handler:    _MemoryService_StartReembed_Handler,
+		},
+		{
+			MethodName: "GetReembedStatus",
+			Handler:    _MemoryService_GetReembedStatus_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
 			StreamName:    "Preload",
 			Handler:       _MemoryService_Preload_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "ExportMemories",
+			Handler:       _MemoryService_ExportMemories_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "ImportMemories",
+			Handler:       _MemoryService_ImportMemories_Handler,
+			ClientStreams: true,
+		},
+		{
+			StreamName:    "WatchMemories",
+			Handler:       _MemoryService_WatchMemories_Handler,
 			ServerStreams: true,
 		},
 	},

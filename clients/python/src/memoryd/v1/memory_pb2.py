@@ -27,7 +27,7 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17memoryd/v1/memory.proto\x12\nmemoryd.v1\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf4\x02\n\x06Memory\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x08\x12\x15\n\x07\x63ontent\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12&\n\x05scope\x18\x03 \x01(\x0b\x32\x11.memoryd.v1.ScopeB\x04\xe2\x41\x01\x02\x12\x31\n\x0bmemory_type\x18\x04 \x01(\x0e\x32\x16.memoryd.v1.MemoryTypeB\x04\xe2\x41\x01\x01\x12\x16\n\x08\x63\x61tegory\x18\x05 \x01(\tB\x04\xe2\x41\x01\x01\x12/\n\x08metadata\x18\x06 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x01\x12\x18\n\nmemory_key\x18\x07 \x01(\tB\x04\xe2\x41\x01\x01\x12\x35\n\x0b\x63reate_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.TimestampB\x04\xe2\x41\x01\x03\x12\x35\n\x0bupdate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.TimestampB\x04\xe2\x41\x01\x03\x12\x15\n\x07version\x18\n \x01(\x03\x42\x04\xe2\x41\x01\x03\"e\n\x05Scope\x12\x15\n\x07user_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x01\x12\x16\n\x08\x61gent_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\x12\x14\n\x06\x61pp_id\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\x12\x17\n\tthread_id\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\"\xad\x01\n\x06\x46ilter\x12*\n\tcondition\x18\x01 \x01(\x0b\x32\x15.memoryd.v1.ConditionH\x00\x12%\n\x03\x61ll\x18\x02 \x01(\x0b\x32\x16.memoryd.v1.FilterListH\x00\x12%\n\x03\x61ny\x18\x03 \x01(\x0b\x32\x16.memoryd.v1.FilterListH\x00\x12!\n\x03not\x18\x04 \x01(\x0b\x32\x12.memoryd.v1.FilterH\x00\x42\x06\n\x04kind\"7\n\nFilterList\x12)\n\x07\x66ilters\x18\x01 \x03(\x0b\x32\x12.memoryd.v1.FilterB\x04\xe2\x41\x01\x02\"\x87\x01\n\tCondition\x12\x13\n\x05\x66ield\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x36\n\x08operator\x18\x02 \x01(\x0e\x32\x1e.memoryd.v1.ComparisonOperatorB\x04\xe2\x41\x01\x02\x12-\n\x06values\x18\x03 \x03(\x0b\x32\x17.memoryd.v1.FilterValueB\x04\xe2\x41\x01\x01\"\x8d\x01\n\x0b\x46ilterValue\x12\x16\n\x0cstring_value\x18\x01 \x01(\tH\x00\x12\x16\n\x0cnumber_value\x18\x02 \x01(\x01H\x00\x12\x14\n\nbool_value\x18\x03 \x01(\x08H\x00\x12\x30\n\ntime_value\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x00\x42\x06\n\x04kind*\xe4\x01\n\nMemoryType\x12\x1b\n\x17MEMORY_TYPE_UNSPECIFIED\x10\x00\x12\x18\n\x14MEMORY_TYPE_EPISODIC\x10\x01\x12\x18\n\x14MEMORY_TYPE_SEMANTIC\x10\x02\x12\x1a\n\x16MEMORY_TYPE_PROCEDURAL\x10\x03\x12\x16\n\x12MEMORY_TYPE_ENTITY\x10\x04\x12\x1c\n\x18MEMORY_TYPE_RELATIONSHIP\x10\x05\x12\x1b\n\x17MEMORY_TYPE_DECLARATIVE\x10\x06\x12\x16\n\x12MEMORY_TYPE_CUSTOM\x10\x07*\xbf\x02\n\x12\x43omparisonOperator\x12#\n\x1f\x43OMPARISON_OPERATOR_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x43OMPARISON_OPERATOR_EQ\x10\x01\x12\x1a\n\x16\x43OMPARISON_OPERATOR_NE\x10\x02\x12\x1a\n\x16\x43OMPARISON_OPERATOR_IN\x10\x03\x12\x1e\n\x1a\x43OMPARISON_OPERATOR_NOT_IN\x10\x04\x12\x1a\n\x16\x43OMPARISON_OPERATOR_GT\x10\x05\x12\x1b\n\x17\x43OMPARISON_OPERATOR_GTE\x10\x06\x12\x1a\n\x16\x43OMPARISON_OPERATOR_LT\x10\x07\x12\x1b\n\x17\x43OMPARISON_OPERATOR_LTE\x10\x08\x12\x1e\n\x1a\x43OMPARISON_OPERATOR_EXISTS\x10\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17memoryd/v1/memory.proto\x12\nmemoryd.v1\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xab\x03\n\x06Memory\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x08\x12\x15\n\x07\x63ontent\x18\x02 \x01(\tB\x04\xe2\x41\x01\x02\x12&\n\x05scope\x18\x03 \x01(\x0b\x32\x11.memoryd.v1.ScopeB\x04\xe2\x41\x01\x02\x12\x31\n\x0bmemory_type\x18\x04 \x01(\x0e\x32\x16.memoryd.v1.MemoryTypeB\x04\xe2\x41\x01\x01\x12\x16\n\x08\x63\x61tegory\x18\x05 \x01(\tB\x04\xe2\x41\x01\x01\x12/\n\x08metadata\x18\x06 \x01(\x0b\x32\x17.google.protobuf.StructB\x04\xe2\x41\x01\x01\x12\x18\n\nmemory_key\x18\x07 \x01(\tB\x04\xe2\x41\x01\x01\x12\x35\n\x0b\x63reate_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.TimestampB\x04\xe2\x41\x01\x03\x12\x35\n\x0bupdate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.TimestampB\x04\xe2\x41\x01\x03\x12\x15\n\x07version\x18\n \x01(\x03\x42\x04\xe2\x41\x01\x03\x12\x35\n\x0b\x65xpire_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.TimestampB\x04\xe2\x41\x01\x01\"e\n\x05Scope\x12\x15\n\x07user_id\x18\x01 \x01(\tB\x04\xe2\x41\x01\x01\x12\x16\n\x08\x61gent_id\x18\x02 \x01(\tB\x04\xe2\x41\x01\x01\x12\x14\n\x06\x61pp_id\x18\x03 \x01(\tB\x04\xe2\x41\x01\x01\x12\x17\n\tthread_id\x18\x04 \x01(\tB\x04\xe2\x41\x01\x01\"\xad\x01\n\x06\x46ilter\x12*\n\tcondition\x18\x01 \x01(\x0b\x32\x15.memoryd.v1.ConditionH\x00\x12%\n\x03\x61ll\x18\x02 \x01(\x0b\x32\x16.memoryd.v1.FilterListH\x00\x12%\n\x03\x61ny\x18\x03 \x01(\x0b\x32\x16.memoryd.v1.FilterListH\x00\x12!\n\x03not\x18\x04 \x01(\x0b\x32\x12.memoryd.v1.FilterH\x00\x42\x06\n\x04kind\"7\n\nFilterList\x12)\n\x07\x66ilters\x18\x01 \x03(\x0b\x32\x12.memoryd.v1.FilterB\x04\xe2\x41\x01\x02\"\x87\x01\n\tCondition\x12\x13\n\x05\x66ield\x18\x01 \x01(\tB\x04\xe2\x41\x01\x02\x12\x36\n\x08operator\x18\x02 \x01(\x0e\x32\x1e.memoryd.v1.ComparisonOperatorB\x04\xe2\x41\x01\x02\x12-\n\x06values\x18\x03 \x03(\x0b\x32\x17.memoryd.v1.FilterValueB\x04\xe2\x41\x01\x01\"\x8d\x01\n\x0b\x46ilterValue\x12\x16\n\x0cstring_value\x18\x01 \x01(\tH\x00\x12\x16\n\x0cnumber_value\x18\x02 \x01(\x01H\x00\x12\x14\n\nbool_value\x18\x03 \x01(\x08H\x00\x12\x30\n\ntime_value\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x00\x42\x06\n\x04kind*\xe4\x01\n\nMemoryType\x12\x1b\n\x17MEMORY_TYPE_UNSPECIFIED\x10\x00\x12\x18\n\x14MEMORY_TYPE_EPISODIC\x10\x01\x12\x18\n\x14MEMORY_TYPE_SEMANTIC\x10\x02\x12\x1a\n\x16MEMORY_TYPE_PROCEDURAL\x10\x03\x12\x16\n\x12MEMORY_TYPE_ENTITY\x10\x04\x12\x1c\n\x18MEMORY_TYPE_RELATIONSHIP\x10\x05\x12\x1b\n\x17MEMORY_TYPE_DECLARATIVE\x10\x06\x12\x16\n\x12MEMORY_TYPE_CUSTOM\x10\x07*\xbf\x02\n\x12\x43omparisonOperator\x12#\n\x1f\x43OMPARISON_OPERATOR_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x43OMPARISON_OPERATOR_EQ\x10\x01\x12\x1a\n\x16\x43OMPARISON_OPERATOR_NE\x10\x02\x12\x1a\n\x16\x43OMPARISON_OPERATOR_IN\x10\x03\x12\x1e\n\x1a\x43OMPARISON_OPERATOR_NOT_IN\x10\x04\x12\x1a\n\x16\x43OMPARISON_OPERATOR_GT\x10\x05\x12\x1b\n\x17\x43OMPARISON_OPERATOR_GTE\x10\x06\x12\x1a\n\x16\x43OMPARISON_OPERATOR_LT\x10\x07\x12\x1b\n\x17\x43OMPARISON_OPERATOR_LTE\x10\x08\x12\x1e\n\x1a\x43OMPARISON_OPERATOR_EXISTS\x10\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -54,6 +54,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_MEMORY'].fields_by_name['update_time']._serialized_options = b'\342A\001\003'
   _globals['_MEMORY'].fields_by_name['version']._loaded_options = None
   _globals['_MEMORY'].fields_by_name['version']._serialized_options = b'\342A\001\003'
+  _globals['_MEMORY'].fields_by_name['expire_time']._loaded_options = None
+  _globals['_MEMORY'].fields_by_name['expire_time']._serialized_options = b'\342A\001\001'
   _globals['_SCOPE'].fields_by_name['user_id']._loaded_options = None
   _globals['_SCOPE'].fields_by_name['user_id']._serialized_options = b'\342A\001\001'
   _globals['_SCOPE'].fields_by_name['agent_id']._loaded_options = None
@@ -70,20 +72,20 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CONDITION'].fields_by_name['operator']._serialized_options = b'\342A\001\002'
   _globals['_CONDITION'].fields_by_name['values']._loaded_options = None
   _globals['_CONDITION'].fields_by_name['values']._serialized_options = b'\342A\001\001'
-  _globals['_MEMORYTYPE']._serialized_start=1129
-  _globals['_MEMORYTYPE']._serialized_end=1357
-  _globals['_COMPARISONOPERATOR']._serialized_start=1360
-  _globals['_COMPARISONOPERATOR']._serialized_end=1679
+  _globals['_MEMORYTYPE']._serialized_start=1184
+  _globals['_MEMORYTYPE']._serialized_end=1412
+  _globals['_COMPARISONOPERATOR']._serialized_start=1415
+  _globals['_COMPARISONOPERATOR']._serialized_end=1734
   _globals['_MEMORY']._serialized_start=136
-  _globals['_MEMORY']._serialized_end=508
-  _globals['_SCOPE']._serialized_start=510
-  _globals['_SCOPE']._serialized_end=611
-  _globals['_FILTER']._serialized_start=614
-  _globals['_FILTER']._serialized_end=787
-  _globals['_FILTERLIST']._serialized_start=789
-  _globals['_FILTERLIST']._serialized_end=844
-  _globals['_CONDITION']._serialized_start=847
-  _globals['_CONDITION']._serialized_end=982
-  _globals['_FILTERVALUE']._serialized_start=985
-  _globals['_FILTERVALUE']._serialized_end=1126
+  _globals['_MEMORY']._serialized_end=563
+  _globals['_SCOPE']._serialized_start=565
+  _globals['_SCOPE']._serialized_end=666
+  _globals['_FILTER']._serialized_start=669
+  _globals['_FILTER']._serialized_end=842
+  _globals['_FILTERLIST']._serialized_start=844
+  _globals['_FILTERLIST']._serialized_end=899
+  _globals['_CONDITION']._serialized_start=902
+  _globals['_CONDITION']._serialized_end=1037
+  _globals['_FILTERVALUE']._serialized_start=1040
+  _globals['_FILTERVALUE']._serialized_end=1181
 # @@protoc_insertion_point(module_scope)

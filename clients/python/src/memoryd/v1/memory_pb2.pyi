@@ -55,7 +55,7 @@ COMPARISON_OPERATOR_LTE: ComparisonOperator
 COMPARISON_OPERATOR_EXISTS: ComparisonOperator
 
 class Memory(_message.Message):
-    __slots__ = ("id", "content", "scope", "memory_type", "category", "metadata", "memory_key", "create_time", "update_time", "version")
+    __slots__ = ("id", "content", "scope", "memory_type", "category", "metadata", "memory_key", "create_time", "update_time", "version", "expire_time")
     ID_FIELD_NUMBER: _ClassVar[int]
     CONTENT_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
@@ -66,6 +66,7 @@ class Memory(_message.Message):
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
     id: str
     content: str
     scope: Scope
@@ -76,7 +77,8 @@ class Memory(_message.Message):
     create_time: _timestamp_pb2.Timestamp
     update_time: _timestamp_pb2.Timestamp
     version: int
-    def __init__(self, id: _Optional[str] = ..., content: _Optional[str] = ..., scope: _Optional[_Union[Scope, _Mapping]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., category: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., memory_key: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., version: _Optional[int] = ...) -> None: ...
+    expire_time: _timestamp_pb2.Timestamp
+    def __init__(self, id: _Optional[str] = ..., content: _Optional[str] = ..., scope: _Optional[_Union[Scope, _Mapping]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., category: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., memory_key: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., version: _Optional[int] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class Scope(_message.Message):
     __slots__ = ("user_id", "agent_id", "app_id", "thread_id")

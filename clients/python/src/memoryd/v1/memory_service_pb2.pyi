@@ -34,6 +34,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_SCOPE_NOT_PERMITTED: _ClassVar[ErrorReason]
     ERROR_REASON_RATE_LIMITED: _ClassVar[ErrorReason]
     ERROR_REASON_INTERNAL: _ClassVar[ErrorReason]
+    ERROR_REASON_CHANGE_HISTORY_EXPIRED: _ClassVar[ErrorReason]
+    ERROR_REASON_REEMBED_IN_PROGRESS: _ClassVar[ErrorReason]
 
 class WriteOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -88,6 +90,21 @@ class MetadataUpdateMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     METADATA_UPDATE_MODE_UNSPECIFIED: _ClassVar[MetadataUpdateMode]
     METADATA_UPDATE_MODE_MERGE: _ClassVar[MetadataUpdateMode]
     METADATA_UPDATE_MODE_REPLACE: _ClassVar[MetadataUpdateMode]
+
+class ChangeType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CHANGE_TYPE_UNSPECIFIED: _ClassVar[ChangeType]
+    CHANGE_TYPE_CREATED: _ClassVar[ChangeType]
+    CHANGE_TYPE_UPDATED: _ClassVar[ChangeType]
+    CHANGE_TYPE_DELETED: _ClassVar[ChangeType]
+    CHANGE_TYPE_EXPIRED: _ClassVar[ChangeType]
+
+class ReembedState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    REEMBED_STATE_UNSPECIFIED: _ClassVar[ReembedState]
+    REEMBED_STATE_RUNNING: _ClassVar[ReembedState]
+    REEMBED_STATE_SWITCHED: _ClassVar[ReembedState]
+    REEMBED_STATE_FAILED: _ClassVar[ReembedState]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_INVALID_ARGUMENT: ErrorReason
 ERROR_REASON_MESSAGE_TOO_LARGE: ErrorReason
@@ -105,6 +122,8 @@ ERROR_REASON_UNAUTHENTICATED: ErrorReason
 ERROR_REASON_SCOPE_NOT_PERMITTED: ErrorReason
 ERROR_REASON_RATE_LIMITED: ErrorReason
 ERROR_REASON_INTERNAL: ErrorReason
+ERROR_REASON_CHANGE_HISTORY_EXPIRED: ErrorReason
+ERROR_REASON_REEMBED_IN_PROGRESS: ErrorReason
 WRITE_OUTCOME_UNSPECIFIED: WriteOutcome
 WRITE_OUTCOME_CREATED: WriteOutcome
 WRITE_OUTCOME_UPDATED_EXISTING: WriteOutcome
@@ -135,20 +154,31 @@ PRELOAD_SCOPE_AGENT: PreloadScope
 METADATA_UPDATE_MODE_UNSPECIFIED: MetadataUpdateMode
 METADATA_UPDATE_MODE_MERGE: MetadataUpdateMode
 METADATA_UPDATE_MODE_REPLACE: MetadataUpdateMode
+CHANGE_TYPE_UNSPECIFIED: ChangeType
+CHANGE_TYPE_CREATED: ChangeType
+CHANGE_TYPE_UPDATED: ChangeType
+CHANGE_TYPE_DELETED: ChangeType
+CHANGE_TYPE_EXPIRED: ChangeType
+REEMBED_STATE_UNSPECIFIED: ReembedState
+REEMBED_STATE_RUNNING: ReembedState
+REEMBED_STATE_SWITCHED: ReembedState
+REEMBED_STATE_FAILED: ReembedState
 
 class CreateMemoryRequest(_message.Message):
-    __slots__ = ("memory", "memory_id", "dedup_threshold", "request_id", "mode")
+    __slots__ = ("memory", "memory_id", "dedup_threshold", "request_id", "mode", "ttl")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
     DEDUP_THRESHOLD_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
+    TTL_FIELD_NUMBER: _ClassVar[int]
     memory: _memory_pb2.Memory
     memory_id: str
     dedup_threshold: float
     request_id: str
     mode: WriteMode
-    def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., memory_id: _Optional[str] = ..., dedup_threshold: _Optional[float] = ..., request_id: _Optional[str] = ..., mode: _Optional[_Union[WriteMode, str]] = ...) -> None: ...
+    ttl: _duration_pb2.Duration
+    def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., memory_id: _Optional[str] = ..., dedup_threshold: _Optional[float] = ..., request_id: _Optional[str] = ..., mode: _Optional[_Union[WriteMode, str]] = ..., ttl: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class CreateMemoryResponse(_message.Message):
     __slots__ = ("memory", "outcome", "duplicate_similarity", "write_token")
@@ -223,20 +253,22 @@ class ListMemoriesResponse(_message.Message):
     def __init__(self, memories: _Optional[_Iterable[_Union[_memory_pb2.Memory, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class UpdateMemoryRequest(_message.Message):
-    __slots__ = ("memory", "update_mask", "metadata_update_mode", "expected_version", "request_id", "mode")
+    __slots__ = ("memory", "update_mask", "metadata_update_mode", "expected_version", "request_id", "mode", "ttl")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
     UPDATE_MASK_FIELD_NUMBER: _ClassVar[int]
     METADATA_UPDATE_MODE_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
+    TTL_FIELD_NUMBER: _ClassVar[int]
     memory: _memory_pb2.Memory
     update_mask: _field_mask_pb2.FieldMask
     metadata_update_mode: MetadataUpdateMode
     expected_version: int
     request_id: str
     mode: WriteMode
-    def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., metadata_update_mode: _Optional[_Union[MetadataUpdateMode, str]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ..., mode: _Optional[_Union[WriteMode, str]] = ...) -> None: ...
+    ttl: _duration_pb2.Duration
+    def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., update_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., metadata_update_mode: _Optional[_Union[MetadataUpdateMode, str]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ..., mode: _Optional[_Union[WriteMode, str]] = ..., ttl: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class UpdateMemoryResponse(_message.Message):
     __slots__ = ("memory", "write_token")
@@ -339,7 +371,7 @@ class GetWriteStatusRequest(_message.Message):
     def __init__(self, write_token: _Optional[str] = ...) -> None: ...
 
 class GetWriteStatusResponse(_message.Message):
-    __slots__ = ("write_token", "state", "create_time", "apply_time", "create_memory", "batch_create_memories", "update_memory", "delete_memory", "forget_memories", "error")
+    __slots__ = ("write_token", "state", "create_time", "apply_time", "create_memory", "batch_create_memories", "update_memory", "delete_memory", "forget_memories", "import_memories", "error")
     WRITE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
@@ -349,6 +381,7 @@ class GetWriteStatusResponse(_message.Message):
     UPDATE_MEMORY_FIELD_NUMBER: _ClassVar[int]
     DELETE_MEMORY_FIELD_NUMBER: _ClassVar[int]
     FORGET_MEMORIES_FIELD_NUMBER: _ClassVar[int]
+    IMPORT_MEMORIES_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     write_token: str
     state: WriteState
@@ -359,8 +392,9 @@ class GetWriteStatusResponse(_message.Message):
     update_memory: UpdateMemoryResponse
     delete_memory: DeleteMemoryResponse
     forget_memories: ForgetMemoriesResponse
+    import_memories: ImportMemoriesResponse
     error: _status_pb2.Status
-    def __init__(self, write_token: _Optional[str] = ..., state: _Optional[_Union[WriteState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., apply_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., create_memory: _Optional[_Union[CreateMemoryResponse, _Mapping]] = ..., batch_create_memories: _Optional[_Union[BatchCreateMemoriesResponse, _Mapping]] = ..., update_memory: _Optional[_Union[UpdateMemoryResponse, _Mapping]] = ..., delete_memory: _Optional[_Union[DeleteMemoryResponse, _Mapping]] = ..., forget_memories: _Optional[_Union[ForgetMemoriesResponse, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
+    def __init__(self, write_token: _Optional[str] = ..., state: _Optional[_Union[WriteState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., apply_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., create_memory: _Optional[_Union[CreateMemoryResponse, _Mapping]] = ..., batch_create_memories: _Optional[_Union[BatchCreateMemoriesResponse, _Mapping]] = ..., update_memory: _Optional[_Union[UpdateMemoryResponse, _Mapping]] = ..., delete_memory: _Optional[_Union[DeleteMemoryResponse, _Mapping]] = ..., forget_memories: _Optional[_Union[ForgetMemoriesResponse, _Mapping]] = ..., import_memories: _Optional[_Union[ImportMemoriesResponse, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
 
 class PreloadRequest(_message.Message):
     __slots__ = ("query", "turns", "user_scope", "agent_scope", "limit", "score_threshold", "max_tokens", "memory_types", "categories", "format", "retrieval_mode", "diversity", "if_none_match", "consistency_token")
@@ -465,3 +499,189 @@ class PreloadNotModified(_message.Message):
     ETAG_FIELD_NUMBER: _ClassVar[int]
     etag: str
     def __init__(self, etag: _Optional[str] = ...) -> None: ...
+
+class ExportMemoriesRequest(_message.Message):
+    __slots__ = ("scope", "memory_types", "categories", "filter", "page_size", "consistency_token")
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_TYPES_FIELD_NUMBER: _ClassVar[int]
+    CATEGORIES_FIELD_NUMBER: _ClassVar[int]
+    FILTER_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    CONSISTENCY_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    scope: _memory_pb2.Scope
+    memory_types: _containers.RepeatedScalarFieldContainer[_memory_pb2.MemoryType]
+    categories: _containers.RepeatedScalarFieldContainer[str]
+    filter: _memory_pb2.Filter
+    page_size: int
+    consistency_token: str
+    def __init__(self, scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., filter: _Optional[_Union[_memory_pb2.Filter, _Mapping]] = ..., page_size: _Optional[int] = ..., consistency_token: _Optional[str] = ...) -> None: ...
+
+class ExportMemoriesResponse(_message.Message):
+    __slots__ = ("header", "memories")
+    HEADER_FIELD_NUMBER: _ClassVar[int]
+    MEMORIES_FIELD_NUMBER: _ClassVar[int]
+    header: ExportHeader
+    memories: _containers.RepeatedCompositeFieldContainer[ExportedMemory]
+    def __init__(self, header: _Optional[_Union[ExportHeader, _Mapping]] = ..., memories: _Optional[_Iterable[_Union[ExportedMemory, _Mapping]]] = ...) -> None: ...
+
+class ExportHeader(_message.Message):
+    __slots__ = ("memory_count", "embedder_id", "dimension", "change_sequence", "snapshot_time")
+    MEMORY_COUNT_FIELD_NUMBER: _ClassVar[int]
+    EMBEDDER_ID_FIELD_NUMBER: _ClassVar[int]
+    DIMENSION_FIELD_NUMBER: _ClassVar[int]
+    CHANGE_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_TIME_FIELD_NUMBER: _ClassVar[int]
+    memory_count: int
+    embedder_id: str
+    dimension: int
+    change_sequence: int
+    snapshot_time: _timestamp_pb2.Timestamp
+    def __init__(self, memory_count: _Optional[int] = ..., embedder_id: _Optional[str] = ..., dimension: _Optional[int] = ..., change_sequence: _Optional[int] = ..., snapshot_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ExportedMemory(_message.Message):
+    __slots__ = ("memory", "vector", "embedder_id")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    VECTOR_FIELD_NUMBER: _ClassVar[int]
+    EMBEDDER_ID_FIELD_NUMBER: _ClassVar[int]
+    memory: _memory_pb2.Memory
+    vector: _containers.RepeatedScalarFieldContainer[float]
+    embedder_id: str
+    def __init__(self, memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., vector: _Optional[_Iterable[float]] = ..., embedder_id: _Optional[str] = ...) -> None: ...
+
+class ImportMemoriesRequest(_message.Message):
+    __slots__ = ("memories",)
+    MEMORIES_FIELD_NUMBER: _ClassVar[int]
+    memories: _containers.RepeatedCompositeFieldContainer[ExportedMemory]
+    def __init__(self, memories: _Optional[_Iterable[_Union[ExportedMemory, _Mapping]]] = ...) -> None: ...
+
+class ImportMemoriesResponse(_message.Message):
+    __slots__ = ("received_count", "created_count", "updated_count", "unchanged_count", "embedded_count", "write_token")
+    RECEIVED_COUNT_FIELD_NUMBER: _ClassVar[int]
+    CREATED_COUNT_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_COUNT_FIELD_NUMBER: _ClassVar[int]
+    UNCHANGED_COUNT_FIELD_NUMBER: _ClassVar[int]
+    EMBEDDED_COUNT_FIELD_NUMBER: _ClassVar[int]
+    WRITE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    received_count: int
+    created_count: int
+    updated_count: int
+    unchanged_count: int
+    embedded_count: int
+    write_token: str
+    def __init__(self, received_count: _Optional[int] = ..., created_count: _Optional[int] = ..., updated_count: _Optional[int] = ..., unchanged_count: _Optional[int] = ..., embedded_count: _Optional[int] = ..., write_token: _Optional[str] = ...) -> None: ...
+
+class WatchMemoriesRequest(_message.Message):
+    __slots__ = ("scope", "start_after_sequence")
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    START_AFTER_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    scope: _memory_pb2.Scope
+    start_after_sequence: int
+    def __init__(self, scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., start_after_sequence: _Optional[int] = ...) -> None: ...
+
+class WatchMemoriesResponse(_message.Message):
+    __slots__ = ("started", "change", "fell_behind")
+    STARTED_FIELD_NUMBER: _ClassVar[int]
+    CHANGE_FIELD_NUMBER: _ClassVar[int]
+    FELL_BEHIND_FIELD_NUMBER: _ClassVar[int]
+    started: WatchStarted
+    change: MemoryChange
+    fell_behind: WatchFellBehind
+    def __init__(self, started: _Optional[_Union[WatchStarted, _Mapping]] = ..., change: _Optional[_Union[MemoryChange, _Mapping]] = ..., fell_behind: _Optional[_Union[WatchFellBehind, _Mapping]] = ...) -> None: ...
+
+class WatchStarted(_message.Message):
+    __slots__ = ("after_sequence",)
+    AFTER_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    after_sequence: int
+    def __init__(self, after_sequence: _Optional[int] = ...) -> None: ...
+
+class WatchFellBehind(_message.Message):
+    __slots__ = ("resume_after_sequence",)
+    RESUME_AFTER_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    resume_after_sequence: int
+    def __init__(self, resume_after_sequence: _Optional[int] = ...) -> None: ...
+
+class MemoryChange(_message.Message):
+    __slots__ = ("sequence", "type", "memory", "change_time")
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    CHANGE_TIME_FIELD_NUMBER: _ClassVar[int]
+    sequence: int
+    type: ChangeType
+    memory: _memory_pb2.Memory
+    change_time: _timestamp_pb2.Timestamp
+    def __init__(self, sequence: _Optional[int] = ..., type: _Optional[_Union[ChangeType, str]] = ..., memory: _Optional[_Union[_memory_pb2.Memory, _Mapping]] = ..., change_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class GetStatsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class GetStatsResponse(_message.Message):
+    __slots__ = ("user_memory_count", "agent_memory_count", "app_memory_count", "expired_memory_count", "journal_backlog", "change_sequence", "embedder_id", "dimension", "backend", "index_disk_bytes", "journal_disk_bytes", "reembed")
+    USER_MEMORY_COUNT_FIELD_NUMBER: _ClassVar[int]
+    AGENT_MEMORY_COUNT_FIELD_NUMBER: _ClassVar[int]
+    APP_MEMORY_COUNT_FIELD_NUMBER: _ClassVar[int]
+    EXPIRED_MEMORY_COUNT_FIELD_NUMBER: _ClassVar[int]
+    JOURNAL_BACKLOG_FIELD_NUMBER: _ClassVar[int]
+    CHANGE_SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    EMBEDDER_ID_FIELD_NUMBER: _ClassVar[int]
+    DIMENSION_FIELD_NUMBER: _ClassVar[int]
+    BACKEND_FIELD_NUMBER: _ClassVar[int]
+    INDEX_DISK_BYTES_FIELD_NUMBER: _ClassVar[int]
+    JOURNAL_DISK_BYTES_FIELD_NUMBER: _ClassVar[int]
+    REEMBED_FIELD_NUMBER: _ClassVar[int]
+    user_memory_count: int
+    agent_memory_count: int
+    app_memory_count: int
+    expired_memory_count: int
+    journal_backlog: int
+    change_sequence: int
+    embedder_id: str
+    dimension: int
+    backend: str
+    index_disk_bytes: int
+    journal_disk_bytes: int
+    reembed: ReembedStatus
+    def __init__(self, user_memory_count: _Optional[int] = ..., agent_memory_count: _Optional[int] = ..., app_memory_count: _Optional[int] = ..., expired_memory_count: _Optional[int] = ..., journal_backlog: _Optional[int] = ..., change_sequence: _Optional[int] = ..., embedder_id: _Optional[str] = ..., dimension: _Optional[int] = ..., backend: _Optional[str] = ..., index_disk_bytes: _Optional[int] = ..., journal_disk_bytes: _Optional[int] = ..., reembed: _Optional[_Union[ReembedStatus, _Mapping]] = ...) -> None: ...
+
+class StartReembedRequest(_message.Message):
+    __slots__ = ("embedder",)
+    EMBEDDER_FIELD_NUMBER: _ClassVar[int]
+    embedder: str
+    def __init__(self, embedder: _Optional[str] = ...) -> None: ...
+
+class StartReembedResponse(_message.Message):
+    __slots__ = ("status",)
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    status: ReembedStatus
+    def __init__(self, status: _Optional[_Union[ReembedStatus, _Mapping]] = ...) -> None: ...
+
+class GetReembedStatusRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class GetReembedStatusResponse(_message.Message):
+    __slots__ = ("status",)
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    status: ReembedStatus
+    def __init__(self, status: _Optional[_Union[ReembedStatus, _Mapping]] = ...) -> None: ...
+
+class ReembedStatus(_message.Message):
+    __slots__ = ("state", "from_embedder_id", "to_embedder_id", "done_count", "total_count", "error", "start_time", "end_time")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    FROM_EMBEDDER_ID_FIELD_NUMBER: _ClassVar[int]
+    TO_EMBEDDER_ID_FIELD_NUMBER: _ClassVar[int]
+    DONE_COUNT_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_COUNT_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    END_TIME_FIELD_NUMBER: _ClassVar[int]
+    state: ReembedState
+    from_embedder_id: str
+    to_embedder_id: str
+    done_count: int
+    total_count: int
+    error: str
+    start_time: _timestamp_pb2.Timestamp
+    end_time: _timestamp_pb2.Timestamp
+    def __init__(self, state: _Optional[_Union[ReembedState, str]] = ..., from_embedder_id: _Optional[str] = ..., to_embedder_id: _Optional[str] = ..., done_count: _Optional[int] = ..., total_count: _Optional[int] = ..., error: _Optional[str] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...

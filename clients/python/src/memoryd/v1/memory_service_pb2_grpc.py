@@ -111,6 +111,36 @@ class MemoryServiceStub:
                 request_serializer=memoryd_dot_v1_dot_memory__service__pb2.ForgetMemoriesRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_memory__service__pb2.ForgetMemoriesResponse.FromString,
                 _registered_method=True)
+        self.ExportMemories = channel.unary_stream(
+                '/memoryd.v1.MemoryService/ExportMemories',
+                request_serializer=memoryd_dot_v1_dot_memory__service__pb2.ExportMemoriesRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_memory__service__pb2.ExportMemoriesResponse.FromString,
+                _registered_method=True)
+        self.ImportMemories = channel.stream_unary(
+                '/memoryd.v1.MemoryService/ImportMemories',
+                request_serializer=memoryd_dot_v1_dot_memory__service__pb2.ImportMemoriesRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_memory__service__pb2.ImportMemoriesResponse.FromString,
+                _registered_method=True)
+        self.WatchMemories = channel.unary_stream(
+                '/memoryd.v1.MemoryService/WatchMemories',
+                request_serializer=memoryd_dot_v1_dot_memory__service__pb2.WatchMemoriesRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_memory__service__pb2.WatchMemoriesResponse.FromString,
+                _registered_method=True)
+        self.GetStats = channel.unary_unary(
+                '/memoryd.v1.MemoryService/GetStats',
+                request_serializer=memoryd_dot_v1_dot_memory__service__pb2.GetStatsRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_memory__service__pb2.GetStatsResponse.FromString,
+                _registered_method=True)
+        self.StartReembed = channel.unary_unary(
+                '/memoryd.v1.MemoryService/StartReembed',
+                request_serializer=memoryd_dot_v1_dot_memory__service__pb2.StartReembedRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_memory__service__pb2.StartReembedResponse.FromString,
+                _registered_method=True)
+        self.GetReembedStatus = channel.unary_unary(
+                '/memoryd.v1.MemoryService/GetReembedStatus',
+                request_serializer=memoryd_dot_v1_dot_memory__service__pb2.GetReembedStatusRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_memory__service__pb2.GetReembedStatusResponse.FromString,
+                _registered_method=True)
 
 
 class MemoryServiceServicer:
@@ -307,6 +337,115 @@ class MemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExportMemories(self, request, context):
+        """Streams the memories of a scope (or, for an admin principal with no
+        scope set, of every owner) with their vectors, for backup and
+        migration. The export is a snapshot: the scope's acknowledged writes are
+        applied first, then the selection is read while no write is applied, so
+        a memory written during the export is either wholly in it, as of one
+        version, or wholly absent. Writes are still acknowledged meanwhile and
+        applied once the snapshot is taken. The first response carries the
+        header; every response carries up to page_size memories. Expired
+        memories are left out.
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+        caller may not read or, without a scope, a caller that is not an admin,
+        RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+        (WRITE_NOT_YET_APPLIED), INTERNAL.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ImportMemories(self, request_iterator, context):
+        """Imports exported memories, keeping their ids, keys, scopes, times and
+        versions. Idempotent per record: a memory already stored at the same or
+        a newer version is left as it is, so running an interrupted import again
+        writes nothing twice. A record whose embedder_id is the server's keeps
+        its vector; any other is embedded again. Each request message is
+        journaled as one write before it is applied, so an import is as durable
+        as any write; the response comes once every record is applied. Records
+        already expired are skipped. A bad record fails the call with
+        INVALID_ARGUMENT naming it (messages before it stay imported; run the
+        corrected import again).
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a record in
+        a scope the caller may not write, RESOURCE_EXHAUSTED
+        (WRITE_BACKLOG_FULL, RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN,
+        EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED, INTERNAL.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchMemories(self, request, context):
+        """Streams the changes to the memories of a scope (or, for an admin
+        principal with no scope set, of every owner) as they are applied:
+        created, updated, deleted and expired, each with a sequence number that
+        increases across the server's whole change history. The first response
+        is `started`, naming the sequence the stream continues after; from then
+        on nothing is missed and nothing is sent twice. Resume after a
+        disconnect with start_after_sequence set to the last sequence received.
+        A consumer that reads too slowly for the server's buffer (server setting
+        watch_buffer_events) gets one `fell_behind` response naming the
+        sequence to resume after, and the stream ends with OK: no event is ever
+        skipped silently. The history is kept for the request id retention
+        (request_id_retention_seconds).
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED), OUT_OF_RANGE
+        (CHANGE_HISTORY_EXPIRED) for a start_after_sequence older than the kept
+        history or past its end, RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE
+        (SHUTTING_DOWN), INTERNAL.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetStats(self, request, context):
+        """Reports what the server holds: memories per kind of owner, the journal
+        backlog, the embedder, the engine's sizes and any re-embedding. Admin
+        principals only.
+
+        Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+        RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StartReembed(self, request, context):
+        """Starts re-embedding every memory with another embedder, in the
+        background, while the server keeps serving with the current one. Once
+        every memory has its new vector, reads and writes switch over to the new
+        embedder at once, and the old vectors are dropped. Progress survives a
+        restart: the server resumes the job when it starts again. Starting the
+        same target again returns the running job. Admin principals only.
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT) for an unknown embedder or
+        the current one, UNAUTHENTICATED, PERMISSION_DENIED
+        (SCOPE_NOT_PERMITTED), FAILED_PRECONDITION (REEMBED_IN_PROGRESS) while a
+        job to another embedder runs, UNAVAILABLE (EMBEDDING_UNAVAILABLE) when
+        the new embedder cannot be loaded, RESOURCE_EXHAUSTED (RATE_LIMITED),
+        INTERNAL.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetReembedStatus(self, request, context):
+        """Returns the state of the current or last re-embedding. Admin principals
+        only.
+
+        Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+        RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MemoryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -359,6 +498,36 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.ForgetMemories,
                     request_deserializer=memoryd_dot_v1_dot_memory__service__pb2.ForgetMemoriesRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_memory__service__pb2.ForgetMemoriesResponse.SerializeToString,
+            ),
+            'ExportMemories': grpc.unary_stream_rpc_method_handler(
+                    servicer.ExportMemories,
+                    request_deserializer=memoryd_dot_v1_dot_memory__service__pb2.ExportMemoriesRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_memory__service__pb2.ExportMemoriesResponse.SerializeToString,
+            ),
+            'ImportMemories': grpc.stream_unary_rpc_method_handler(
+                    servicer.ImportMemories,
+                    request_deserializer=memoryd_dot_v1_dot_memory__service__pb2.ImportMemoriesRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_memory__service__pb2.ImportMemoriesResponse.SerializeToString,
+            ),
+            'WatchMemories': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchMemories,
+                    request_deserializer=memoryd_dot_v1_dot_memory__service__pb2.WatchMemoriesRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_memory__service__pb2.WatchMemoriesResponse.SerializeToString,
+            ),
+            'GetStats': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetStats,
+                    request_deserializer=memoryd_dot_v1_dot_memory__service__pb2.GetStatsRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_memory__service__pb2.GetStatsResponse.SerializeToString,
+            ),
+            'StartReembed': grpc.unary_unary_rpc_method_handler(
+                    servicer.StartReembed,
+                    request_deserializer=memoryd_dot_v1_dot_memory__service__pb2.StartReembedRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_memory__service__pb2.StartReembedResponse.SerializeToString,
+            ),
+            'GetReembedStatus': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetReembedStatus,
+                    request_deserializer=memoryd_dot_v1_dot_memory__service__pb2.GetReembedStatusRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_memory__service__pb2.GetReembedStatusResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -658,6 +827,168 @@ class MemoryService:
             '/memoryd.v1.MemoryService/ForgetMemories',
             memoryd_dot_v1_dot_memory__service__pb2.ForgetMemoriesRequest.SerializeToString,
             memoryd_dot_v1_dot_memory__service__pb2.ForgetMemoriesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportMemories(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/memoryd.v1.MemoryService/ExportMemories',
+            memoryd_dot_v1_dot_memory__service__pb2.ExportMemoriesRequest.SerializeToString,
+            memoryd_dot_v1_dot_memory__service__pb2.ExportMemoriesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ImportMemories(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/memoryd.v1.MemoryService/ImportMemories',
+            memoryd_dot_v1_dot_memory__service__pb2.ImportMemoriesRequest.SerializeToString,
+            memoryd_dot_v1_dot_memory__service__pb2.ImportMemoriesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchMemories(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/memoryd.v1.MemoryService/WatchMemories',
+            memoryd_dot_v1_dot_memory__service__pb2.WatchMemoriesRequest.SerializeToString,
+            memoryd_dot_v1_dot_memory__service__pb2.WatchMemoriesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetStats(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.MemoryService/GetStats',
+            memoryd_dot_v1_dot_memory__service__pb2.GetStatsRequest.SerializeToString,
+            memoryd_dot_v1_dot_memory__service__pb2.GetStatsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StartReembed(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.MemoryService/StartReembed',
+            memoryd_dot_v1_dot_memory__service__pb2.StartReembedRequest.SerializeToString,
+            memoryd_dot_v1_dot_memory__service__pb2.StartReembedResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetReembedStatus(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.MemoryService/GetReembedStatus',
+            memoryd_dot_v1_dot_memory__service__pb2.GetReembedStatusRequest.SerializeToString,
+            memoryd_dot_v1_dot_memory__service__pb2.GetReembedStatusResponse.FromString,
             options,
             channel_credentials,
             insecure,

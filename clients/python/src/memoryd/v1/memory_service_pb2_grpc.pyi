@@ -184,6 +184,91 @@ class MemoryServiceStub:
     (WRITE_NOT_YET_APPLIED) for a dry run that waits for a write, or a
     WRITE_MODE_SYNC forget not applied within the deadline, INTERNAL.
     """
+    ExportMemories: _grpc.UnaryStreamMultiCallable[_memory_service_pb2.ExportMemoriesRequest, _memory_service_pb2.ExportMemoriesResponse]
+    """Streams the memories of a scope (or, for an admin principal with no
+    scope set, of every owner) with their vectors, for backup and
+    migration. The export is a snapshot: the scope's acknowledged writes are
+    applied first, then the selection is read while no write is applied, so
+    a memory written during the export is either wholly in it, as of one
+    version, or wholly absent. Writes are still acknowledged meanwhile and
+    applied once the snapshot is taken. The first response carries the
+    header; every response carries up to page_size memories. Expired
+    memories are left out.
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+    caller may not read or, without a scope, a caller that is not an admin,
+    RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+    (WRITE_NOT_YET_APPLIED), INTERNAL.
+    """
+    ImportMemories: _grpc.StreamUnaryMultiCallable[_memory_service_pb2.ImportMemoriesRequest, _memory_service_pb2.ImportMemoriesResponse]
+    """Imports exported memories, keeping their ids, keys, scopes, times and
+    versions. Idempotent per record: a memory already stored at the same or
+    a newer version is left as it is, so running an interrupted import again
+    writes nothing twice. A record whose embedder_id is the server's keeps
+    its vector; any other is embedded again. Each request message is
+    journaled as one write before it is applied, so an import is as durable
+    as any write; the response comes once every record is applied. Records
+    already expired are skipped. A bad record fails the call with
+    INVALID_ARGUMENT naming it (messages before it stay imported; run the
+    corrected import again).
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a record in
+    a scope the caller may not write, RESOURCE_EXHAUSTED
+    (WRITE_BACKLOG_FULL, RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN,
+    EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED, INTERNAL.
+    """
+    WatchMemories: _grpc.UnaryStreamMultiCallable[_memory_service_pb2.WatchMemoriesRequest, _memory_service_pb2.WatchMemoriesResponse]
+    """Streams the changes to the memories of a scope (or, for an admin
+    principal with no scope set, of every owner) as they are applied:
+    created, updated, deleted and expired, each with a sequence number that
+    increases across the server's whole change history. The first response
+    is `started`, naming the sequence the stream continues after; from then
+    on nothing is missed and nothing is sent twice. Resume after a
+    disconnect with start_after_sequence set to the last sequence received.
+    A consumer that reads too slowly for the server's buffer (server setting
+    watch_buffer_events) gets one `fell_behind` response naming the
+    sequence to resume after, and the stream ends with OK: no event is ever
+    skipped silently. The history is kept for the request id retention
+    (request_id_retention_seconds).
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED), OUT_OF_RANGE
+    (CHANGE_HISTORY_EXPIRED) for a start_after_sequence older than the kept
+    history or past its end, RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE
+    (SHUTTING_DOWN), INTERNAL.
+    """
+    GetStats: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.GetStatsRequest, _memory_service_pb2.GetStatsResponse]
+    """Reports what the server holds: memories per kind of owner, the journal
+    backlog, the embedder, the engine's sizes and any re-embedding. Admin
+    principals only.
+
+    Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+    RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+    """
+    StartReembed: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.StartReembedRequest, _memory_service_pb2.StartReembedResponse]
+    """Starts re-embedding every memory with another embedder, in the
+    background, while the server keeps serving with the current one. Once
+    every memory has its new vector, reads and writes switch over to the new
+    embedder at once, and the old vectors are dropped. Progress survives a
+    restart: the server resumes the job when it starts again. Starting the
+    same target again returns the running job. Admin principals only.
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT) for an unknown embedder or
+    the current one, UNAUTHENTICATED, PERMISSION_DENIED
+    (SCOPE_NOT_PERMITTED), FAILED_PRECONDITION (REEMBED_IN_PROGRESS) while a
+    job to another embedder runs, UNAVAILABLE (EMBEDDING_UNAVAILABLE) when
+    the new embedder cannot be loaded, RESOURCE_EXHAUSTED (RATE_LIMITED),
+    INTERNAL.
+    """
+    GetReembedStatus: _grpc.UnaryUnaryMultiCallable[_memory_service_pb2.GetReembedStatusRequest, _memory_service_pb2.GetReembedStatusResponse]
+    """Returns the state of the current or last re-embedding. Admin principals
+    only.
+
+    Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+    RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+    """
 
 @_typing.type_check_only
 class MemoryServiceAsyncStub(MemoryServiceStub):
@@ -340,6 +425,91 @@ class MemoryServiceAsyncStub(MemoryServiceStub):
     RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN), DEADLINE_EXCEEDED
     (WRITE_NOT_YET_APPLIED) for a dry run that waits for a write, or a
     WRITE_MODE_SYNC forget not applied within the deadline, INTERNAL.
+    """
+    ExportMemories: _aio.UnaryStreamMultiCallable[_memory_service_pb2.ExportMemoriesRequest, _memory_service_pb2.ExportMemoriesResponse]  # type: ignore[assignment]
+    """Streams the memories of a scope (or, for an admin principal with no
+    scope set, of every owner) with their vectors, for backup and
+    migration. The export is a snapshot: the scope's acknowledged writes are
+    applied first, then the selection is read while no write is applied, so
+    a memory written during the export is either wholly in it, as of one
+    version, or wholly absent. Writes are still acknowledged meanwhile and
+    applied once the snapshot is taken. The first response carries the
+    header; every response carries up to page_size memories. Expired
+    memories are left out.
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+    caller may not read or, without a scope, a caller that is not an admin,
+    RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+    (WRITE_NOT_YET_APPLIED), INTERNAL.
+    """
+    ImportMemories: _aio.StreamUnaryMultiCallable[_memory_service_pb2.ImportMemoriesRequest, _memory_service_pb2.ImportMemoriesResponse]  # type: ignore[assignment]
+    """Imports exported memories, keeping their ids, keys, scopes, times and
+    versions. Idempotent per record: a memory already stored at the same or
+    a newer version is left as it is, so running an interrupted import again
+    writes nothing twice. A record whose embedder_id is the server's keeps
+    its vector; any other is embedded again. Each request message is
+    journaled as one write before it is applied, so an import is as durable
+    as any write; the response comes once every record is applied. Records
+    already expired are skipped. A bad record fails the call with
+    INVALID_ARGUMENT naming it (messages before it stay imported; run the
+    corrected import again).
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a record in
+    a scope the caller may not write, RESOURCE_EXHAUSTED
+    (WRITE_BACKLOG_FULL, RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN,
+    EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED, INTERNAL.
+    """
+    WatchMemories: _aio.UnaryStreamMultiCallable[_memory_service_pb2.WatchMemoriesRequest, _memory_service_pb2.WatchMemoriesResponse]  # type: ignore[assignment]
+    """Streams the changes to the memories of a scope (or, for an admin
+    principal with no scope set, of every owner) as they are applied:
+    created, updated, deleted and expired, each with a sequence number that
+    increases across the server's whole change history. The first response
+    is `started`, naming the sequence the stream continues after; from then
+    on nothing is missed and nothing is sent twice. Resume after a
+    disconnect with start_after_sequence set to the last sequence received.
+    A consumer that reads too slowly for the server's buffer (server setting
+    watch_buffer_events) gets one `fell_behind` response naming the
+    sequence to resume after, and the stream ends with OK: no event is ever
+    skipped silently. The history is kept for the request id retention
+    (request_id_retention_seconds).
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+    UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED), OUT_OF_RANGE
+    (CHANGE_HISTORY_EXPIRED) for a start_after_sequence older than the kept
+    history or past its end, RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE
+    (SHUTTING_DOWN), INTERNAL.
+    """
+    GetStats: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.GetStatsRequest, _memory_service_pb2.GetStatsResponse]  # type: ignore[assignment]
+    """Reports what the server holds: memories per kind of owner, the journal
+    backlog, the embedder, the engine's sizes and any re-embedding. Admin
+    principals only.
+
+    Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+    RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+    """
+    StartReembed: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.StartReembedRequest, _memory_service_pb2.StartReembedResponse]  # type: ignore[assignment]
+    """Starts re-embedding every memory with another embedder, in the
+    background, while the server keeps serving with the current one. Once
+    every memory has its new vector, reads and writes switch over to the new
+    embedder at once, and the old vectors are dropped. Progress survives a
+    restart: the server resumes the job when it starts again. Starting the
+    same target again returns the running job. Admin principals only.
+
+    Errors: INVALID_ARGUMENT (INVALID_ARGUMENT) for an unknown embedder or
+    the current one, UNAUTHENTICATED, PERMISSION_DENIED
+    (SCOPE_NOT_PERMITTED), FAILED_PRECONDITION (REEMBED_IN_PROGRESS) while a
+    job to another embedder runs, UNAVAILABLE (EMBEDDING_UNAVAILABLE) when
+    the new embedder cannot be loaded, RESOURCE_EXHAUSTED (RATE_LIMITED),
+    INTERNAL.
+    """
+    GetReembedStatus: _aio.UnaryUnaryMultiCallable[_memory_service_pb2.GetReembedStatusRequest, _memory_service_pb2.GetReembedStatusResponse]  # type: ignore[assignment]
+    """Returns the state of the current or last re-embedding. Admin principals
+    only.
+
+    Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+    RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
     """
 
 class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -554,6 +724,127 @@ class MemoryServiceServicer(metaclass=_abc_1.ABCMeta):
         RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN), DEADLINE_EXCEEDED
         (WRITE_NOT_YET_APPLIED) for a dry run that waits for a write, or a
         WRITE_MODE_SYNC forget not applied within the deadline, INTERNAL.
+        """
+
+    @_abc_1.abstractmethod
+    def ExportMemories(
+        self,
+        request: _memory_service_pb2.ExportMemoriesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_memory_service_pb2.ExportMemoriesResponse], _abc.AsyncIterator[_memory_service_pb2.ExportMemoriesResponse]]:
+        """Streams the memories of a scope (or, for an admin principal with no
+        scope set, of every owner) with their vectors, for backup and
+        migration. The export is a snapshot: the scope's acknowledged writes are
+        applied first, then the selection is read while no write is applied, so
+        a memory written during the export is either wholly in it, as of one
+        version, or wholly absent. Writes are still acknowledged meanwhile and
+        applied once the snapshot is taken. The first response carries the
+        header; every response carries up to page_size memories. Expired
+        memories are left out.
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+        caller may not read or, without a scope, a caller that is not an admin,
+        RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+        (WRITE_NOT_YET_APPLIED), INTERNAL.
+        """
+
+    @_abc_1.abstractmethod
+    def ImportMemories(
+        self,
+        request_iterator: _MaybeAsyncIterator[_memory_service_pb2.ImportMemoriesRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_service_pb2.ImportMemoriesResponse, _abc.Awaitable[_memory_service_pb2.ImportMemoriesResponse]]:
+        """Imports exported memories, keeping their ids, keys, scopes, times and
+        versions. Idempotent per record: a memory already stored at the same or
+        a newer version is left as it is, so running an interrupted import again
+        writes nothing twice. A record whose embedder_id is the server's keeps
+        its vector; any other is embedded again. Each request message is
+        journaled as one write before it is applied, so an import is as durable
+        as any write; the response comes once every record is applied. Records
+        already expired are skipped. A bad record fails the call with
+        INVALID_ARGUMENT naming it (messages before it stay imported; run the
+        corrected import again).
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a record in
+        a scope the caller may not write, RESOURCE_EXHAUSTED
+        (WRITE_BACKLOG_FULL, RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN,
+        EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED, INTERNAL.
+        """
+
+    @_abc_1.abstractmethod
+    def WatchMemories(
+        self,
+        request: _memory_service_pb2.WatchMemoriesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_memory_service_pb2.WatchMemoriesResponse], _abc.AsyncIterator[_memory_service_pb2.WatchMemoriesResponse]]:
+        """Streams the changes to the memories of a scope (or, for an admin
+        principal with no scope set, of every owner) as they are applied:
+        created, updated, deleted and expired, each with a sequence number that
+        increases across the server's whole change history. The first response
+        is `started`, naming the sequence the stream continues after; from then
+        on nothing is missed and nothing is sent twice. Resume after a
+        disconnect with start_after_sequence set to the last sequence received.
+        A consumer that reads too slowly for the server's buffer (server setting
+        watch_buffer_events) gets one `fell_behind` response naming the
+        sequence to resume after, and the stream ends with OK: no event is ever
+        skipped silently. The history is kept for the request id retention
+        (request_id_retention_seconds).
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+        UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED), OUT_OF_RANGE
+        (CHANGE_HISTORY_EXPIRED) for a start_after_sequence older than the kept
+        history or past its end, RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE
+        (SHUTTING_DOWN), INTERNAL.
+        """
+
+    @_abc_1.abstractmethod
+    def GetStats(
+        self,
+        request: _memory_service_pb2.GetStatsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_service_pb2.GetStatsResponse, _abc.Awaitable[_memory_service_pb2.GetStatsResponse]]:
+        """Reports what the server holds: memories per kind of owner, the journal
+        backlog, the embedder, the engine's sizes and any re-embedding. Admin
+        principals only.
+
+        Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+        RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+        """
+
+    @_abc_1.abstractmethod
+    def StartReembed(
+        self,
+        request: _memory_service_pb2.StartReembedRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_service_pb2.StartReembedResponse, _abc.Awaitable[_memory_service_pb2.StartReembedResponse]]:
+        """Starts re-embedding every memory with another embedder, in the
+        background, while the server keeps serving with the current one. Once
+        every memory has its new vector, reads and writes switch over to the new
+        embedder at once, and the old vectors are dropped. Progress survives a
+        restart: the server resumes the job when it starts again. Starting the
+        same target again returns the running job. Admin principals only.
+
+        Errors: INVALID_ARGUMENT (INVALID_ARGUMENT) for an unknown embedder or
+        the current one, UNAUTHENTICATED, PERMISSION_DENIED
+        (SCOPE_NOT_PERMITTED), FAILED_PRECONDITION (REEMBED_IN_PROGRESS) while a
+        job to another embedder runs, UNAVAILABLE (EMBEDDING_UNAVAILABLE) when
+        the new embedder cannot be loaded, RESOURCE_EXHAUSTED (RATE_LIMITED),
+        INTERNAL.
+        """
+
+    @_abc_1.abstractmethod
+    def GetReembedStatus(
+        self,
+        request: _memory_service_pb2.GetReembedStatusRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_memory_service_pb2.GetReembedStatusResponse, _abc.Awaitable[_memory_service_pb2.GetReembedStatusResponse]]:
+        """Returns the state of the current or last re-embedding. Admin principals
+        only.
+
+        Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+        RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
         """
 
 def add_MemoryServiceServicer_to_server(servicer: MemoryServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

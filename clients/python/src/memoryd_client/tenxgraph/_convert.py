@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tenxgraph.core.state import Message
@@ -184,3 +184,19 @@ def token_budget(max_tokens: int | None) -> int:
     if max_tokens < 0:
         raise ValueError(f"max_tokens must be 0 (no budget) or more, got {max_tokens}")
     return int(max_tokens)
+
+
+def set_expiry(request: svc.CreateMemoryRequest | svc.UpdateMemoryRequest, **kwargs: Any) -> bool:
+    """Applies MemorydStore's own keyword arguments ``ttl`` (seconds, or a
+    timedelta) and ``expire_time`` (a datetime; naive means UTC) to a request.
+    10xgraph itself passes no expiry to a store. Returns whether expire_time was set."""
+    ttl = kwargs.get("ttl")
+    if ttl is not None:
+        request.ttl.FromTimedelta(ttl if isinstance(ttl, timedelta) else timedelta(seconds=ttl))
+    expire_time = kwargs.get("expire_time")
+    if expire_time is None:
+        return False
+    if not isinstance(expire_time, datetime):
+        raise ValueError(f"expire_time must be a datetime, not {type(expire_time).__name__}")
+    request.memory.expire_time.FromDatetime(expire_time)
+    return True

@@ -63,6 +63,7 @@ class StoreRequests:
         )
         if kwargs.get("dedup_threshold") is not None:
             request.dedup_threshold = float(kwargs["dedup_threshold"])
+        _convert.set_expiry(request, **kwargs)
         return request
 
     def search(
@@ -149,6 +150,8 @@ class StoreRequests:
             ),
             mode=_SYNC,
         )
+        if _convert.set_expiry(request, **kwargs):
+            paths.append("expire_time")
         request.update_mask.paths.extend(paths)
         return request
 

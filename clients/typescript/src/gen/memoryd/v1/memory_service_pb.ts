@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memoryd/v1/memory_service.proto.
  */
 export const file_memoryd_v1_memory_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9tZW1vcnlkL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgptZW1vcnlkLnYxItUBChNDcmVhdGVNZW1vcnlSZXF1ZXN0EigKBm1lbW9yeRgBIAEoCzISLm1lbW9yeWQudjEuTWVtb3J5QgTiQQECEhcKCW1lbW9yeV9pZBgCIAEoCUIE4kEBARIiCg9kZWR1cF90aHJlc2hvbGQYAyABKAJCBOJBAQFIAIgBARIYCgpyZXF1ZXN0X2lkGAQgASgJQgTiQQEBEikKBG1vZGUYBSABKA4yFS5tZW1vcnlkLnYxLldyaXRlTW9kZUIE4kEBAUISChBfZGVkdXBfdGhyZXNob2xkIpgBChRDcmVhdGVNZW1vcnlSZXNwb25zZRIiCgZtZW1vcnkYASABKAsyEi5tZW1vcnlkLnYxLk1lbW9yeRIpCgdvdXRjb21lGAIgASgOMhgubWVtb3J5ZC52MS5Xcml0ZU91dGNvbWUSHAoUZHVwbGljYXRlX3NpbWlsYXJpdHkYAyABKAISEwoLd3JpdGVfdG9rZW4YBCABKAkimgEKGkJhdGNoQ3JlYXRlTWVtb3JpZXNSZXF1ZXN0EjcKCHJlcXVlc3RzGAEgAygLMh8ubWVtb3J5ZC52MS5DcmVhdGVNZW1vcnlSZXF1ZXN0QgTiQQECEhgKCnJlcXVlc3RfaWQYAiABKAlCBOJBAQESKQoEbW9kZRgDIAEoDjIVLm1lbW9yeWQudjEuV3JpdGVNb2RlQgTiQQEBImUKG0JhdGNoQ3JlYXRlTWVtb3JpZXNSZXNwb25zZRIxCgdyZXN1bHRzGAEgAygLMiAubWVtb3J5ZC52MS5DcmVhdGVNZW1vcnlSZXNwb25zZRITCgt3cml0ZV90b2tlbhgCIAEoCSJtChBHZXRNZW1vcnlSZXF1ZXN0EhAKAmlkGAEgASgJQgTiQQECEiYKBXNjb3BlGAIgASgLMhEubWVtb3J5ZC52MS5TY29wZUIE4kEBAhIfChFjb25zaXN0ZW5jeV90b2tlbhgDIAEoCUIE4kEBASI3ChFHZXRNZW1vcnlSZXNwb25zZRIiCgZtZW1vcnkYASABKAsyEi5tZW1vcnlkLnYxLk1lbW9yeSKJAgoTTGlzdE1lbW9yaWVzUmVxdWVzdBImCgVzY29wZRgBIAEoCzIRLm1lbW9yeWQudjEuU2NvcGVCBOJBAQISFwoJcGFnZV9zaXplGAIgASgFQgTiQQEBEhgKCnBhZ2VfdG9rZW4YAyABKAlCBOJBAQESMgoMbWVtb3J5X3R5cGVzGAQgAygOMhYubWVtb3J5ZC52MS5NZW1vcnlUeXBlQgTiQQEBEhgKCmNhdGVnb3JpZXMYBSADKAlCBOJBAQESKAoGZmlsdGVyGAYgASgLMhIubWVtb3J5ZC52MS5GaWx0ZXJCBOJBAQESHwoRY29uc2lzdGVuY3lfdG9rZW4YByABKAlCBOJBAQEiVQoUTGlzdE1lbW9yaWVzUmVzcG9uc2USJAoIbWVtb3JpZXMYASADKAsyEi5tZW1vcnlkLnYxLk1lbW9yeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiuQIKE1VwZGF0ZU1lbW9yeVJlcXVlc3QSKAoGbWVtb3J5GAEgASgLMhIubWVtb3J5ZC52MS5NZW1vcnlCBOJBAQISNQoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrQgTiQQEBEkIKFG1ldGFkYXRhX3VwZGF0ZV9tb2RlGAMgASgOMh4ubWVtb3J5ZC52MS5NZXRhZGF0YVVwZGF0ZU1vZGVCBOJBAQESIwoQZXhwZWN0ZWRfdmVyc2lvbhgEIAEoA0IE4kEBAUgAiAEBEhgKCnJlcXVlc3RfaWQYBSABKAlCBOJBAQESKQoEbW9kZRgGIAEoDjIVLm1lbW9yeWQudjEuV3JpdGVNb2RlQgTiQQEBQhMKEV9leHBlY3RlZF92ZXJzaW9uIk8KFFVwZGF0ZU1lbW9yeVJlc3BvbnNlEiIKBm1lbW9yeRgBIAEoCzISLm1lbW9yeWQudjEuTWVtb3J5EhMKC3dyaXRlX3Rva2VuGAIgASgJIs4BChNEZWxldGVNZW1vcnlSZXF1ZXN0EhAKAmlkGAEgASgJQgTiQQECEiYKBXNjb3BlGAIgASgLMhEubWVtb3J5ZC52MS5TY29wZUIE4kEBAhIjChBleHBlY3RlZF92ZXJzaW9uGAMgASgDQgTiQQEBSACIAQESGAoKcmVxdWVzdF9pZBgEIAEoCUIE4kEBARIpCgRtb2RlGAUgASgOMhUubWVtb3J5ZC52MS5Xcml0ZU1vZGVCBOJBAQFCEwoRX2V4cGVjdGVkX3ZlcnNpb24iKwoURGVsZXRlTWVtb3J5UmVzcG9uc2USEwoLd3JpdGVfdG9rZW4YASABKAkiuQMKFVNlYXJjaE1lbW9yaWVzUmVxdWVzdBITCgVxdWVyeRgBIAEoCUIE4kEBAhImCgVzY29wZRgCIAEoCzIRLm1lbW9yeWQudjEuU2NvcGVCBOJBAQISEwoFbGltaXQYAyABKAVCBOJBAQESMgoMbWVtb3J5X3R5cGVzGAQgAygOMhYubWVtb3J5ZC52MS5NZW1vcnlUeXBlQgTiQQEBEhgKCmNhdGVnb3JpZXMYBSADKAlCBOJBAQESKAoGZmlsdGVyGAYgASgLMhIubWVtb3J5ZC52MS5GaWx0ZXJCBOJBAQESIgoPc2NvcmVfdGhyZXNob2xkGAcgASgCQgTiQQEBSACIAQESHwoRY29uc2lzdGVuY3lfdG9rZW4YCCABKAlCBOJBAQESNwoOcmV0cmlldmFsX21vZGUYCSABKA4yGS5tZW1vcnlkLnYxLlJldHJpZXZhbE1vZGVCBOJBAQESHAoJZGl2ZXJzaXR5GAogASgCQgTiQQEBSAGIAQESGAoKbWF4X3Rva2VucxgLIAEoBUIE4kEBAUISChBfc2NvcmVfdGhyZXNob2xkQgwKCl9kaXZlcnNpdHkiQwoWU2VhcmNoTWVtb3JpZXNSZXNwb25zZRIpCgdyZXN1bHRzGAEgAygLMhgubWVtb3J5ZC52MS5TZWFyY2hSZXN1bHQiQQoMU2VhcmNoUmVzdWx0EiIKBm1lbW9yeRgBIAEoCzISLm1lbW9yeWQudjEuTWVtb3J5Eg0KBXNjb3JlGAIgASgCIpMCChVGb3JnZXRNZW1vcmllc1JlcXVlc3QSJgoFc2NvcGUYASABKAsyES5tZW1vcnlkLnYxLlNjb3BlQgTiQQECEjIKDG1lbW9yeV90eXBlcxgCIAMoDjIWLm1lbW9yeWQudjEuTWVtb3J5VHlwZUIE4kEBARIYCgpjYXRlZ29yaWVzGAMgAygJQgTiQQEBEigKBmZpbHRlchgEIAEoCzISLm1lbW9yeWQudjEuRmlsdGVyQgTiQQEBEhUKB2RyeV9ydW4YBSABKAhCBOJBAQESGAoKcmVxdWVzdF9pZBgGIAEoCUIE4kEBARIpCgRtb2RlGAcgASgOMhUubWVtb3J5ZC52MS5Xcml0ZU1vZGVCBOJBAQEiRAoWRm9yZ2V0TWVtb3JpZXNSZXNwb25zZRIVCg1kZWxldGVkX2NvdW50GAEgASgDEhMKC3dyaXRlX3Rva2VuGAIgASgJIjIKFUdldFdyaXRlU3RhdHVzUmVxdWVzdBIZCgt3cml0ZV90b2tlbhgBIAEoCUIE4kEBAiKcBAoWR2V0V3JpdGVTdGF0dXNSZXNwb25zZRITCgt3cml0ZV90b2tlbhgBIAEoCRIlCgVzdGF0ZRgCIAEoDjIWLm1lbW9yeWQudjEuV3JpdGVTdGF0ZRIvCgtjcmVhdGVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKYXBwbHlfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOQoNY3JlYXRlX21lbW9yeRgFIAEoCzIgLm1lbW9yeWQudjEuQ3JlYXRlTWVtb3J5UmVzcG9uc2VIABJIChViYXRjaF9jcmVhdGVfbWVtb3JpZXMYBiABKAsyJy5tZW1vcnlkLnYxLkJhdGNoQ3JlYXRlTWVtb3JpZXNSZXNwb25zZUgAEjkKDXVwZGF0ZV9tZW1vcnkYByABKAsyIC5tZW1vcnlkLnYxLlVwZGF0ZU1lbW9yeVJlc3BvbnNlSAASOQoNZGVsZXRlX21lbW9yeRgIIAEoCzIgLm1lbW9yeWQudjEuRGVsZXRlTWVtb3J5UmVzcG9uc2VIABI9Cg9mb3JnZXRfbWVtb3JpZXMYCSABKAsyIi5tZW1vcnlkLnYxLkZvcmdldE1lbW9yaWVzUmVzcG9uc2VIABIhCgVlcnJvchgKIAEoCzISLmdvb2dsZS5ycGMuU3RhdHVzQggKBnJlc3VsdCK8BAoOUHJlbG9hZFJlcXVlc3QSEwoFcXVlcnkYASABKAlCBOJBAQESMQoFdHVybnMYAiADKAsyHC5tZW1vcnlkLnYxLkNvbnZlcnNhdGlvblR1cm5CBOJBAQESKwoKdXNlcl9zY29wZRgDIAEoCzIRLm1lbW9yeWQudjEuU2NvcGVCBOJBAQISLAoLYWdlbnRfc2NvcGUYBCABKAsyES5tZW1vcnlkLnYxLlNjb3BlQgTiQQEBEhMKBWxpbWl0GAUgASgFQgTiQQEBEiIKD3Njb3JlX3RocmVzaG9sZBgGIAEoAkIE4kEBAUgAiAEBEhgKCm1heF90b2tlbnMYByABKAVCBOJBAQESMgoMbWVtb3J5X3R5cGVzGAggAygOMhYubWVtb3J5ZC52MS5NZW1vcnlUeXBlQgTiQQEBEhgKCmNhdGVnb3JpZXMYCSADKAlCBOJBAQESLwoGZm9ybWF0GAogASgOMhkubWVtb3J5ZC52MS5QcmVsb2FkRm9ybWF0QgTiQQEBEjcKDnJldHJpZXZhbF9tb2RlGAsgASgOMhkubWVtb3J5ZC52MS5SZXRyaWV2YWxNb2RlQgTiQQEBEhwKCWRpdmVyc2l0eRgMIAEoAkIE4kEBAUgBiAEBEhsKDWlmX25vbmVfbWF0Y2gYDSABKAlCBOJBAQESHwoRY29uc2lzdGVuY3lfdG9rZW4YDiABKAlCBOJBAQFCEgoQX3Njb3JlX3RocmVzaG9sZEIMCgpfZGl2ZXJzaXR5IlMKEENvbnZlcnNhdGlvblR1cm4SKAoEcm9sZRgBIAEoDjIULm1lbW9yeWQudjEuVHVyblJvbGVCBOJBAQISFQoHY29udGVudBgCIAEoCUIE4kEBAiLRAQoPUHJlbG9hZFJlc3BvbnNlEiUKBGhpdHMYASABKAsyFS5tZW1vcnlkLnYxLlNjb3BlSGl0c0gAEi0KB2NvbnRleHQYAiABKAsyGi5tZW1vcnlkLnYxLlByZWxvYWRDb250ZXh0SAASJwoEZG9uZRgDIAEoCzIXLm1lbW9yeWQudjEuUHJlbG9hZERvbmVIABI2Cgxub3RfbW9kaWZpZWQYBCABKAsyHi5tZW1vcnlkLnYxLlByZWxvYWROb3RNb2RpZmllZEgAQgcKBWV2ZW50IoIBCglTY29wZUhpdHMSJwoFc2NvcGUYASABKA4yGC5tZW1vcnlkLnYxLlByZWxvYWRTY29wZRIpCgdyZXN1bHRzGAIgAygLMhgubWVtb3J5ZC52MS5TZWFyY2hSZXN1bHQSIQoFZXJyb3IYAyABKAsyEi5nb29nbGUucnBjLlN0YXR1cyJeCg5QcmVsb2FkQ29udGV4dBIMCgR0ZXh0GAEgASgJEhIKCm1lbW9yeV9pZHMYAiADKAkSFQoNZHJvcHBlZF9jb3VudBgDIAEoBRITCgt0b2tlbl9jb3VudBgEIAEoBSLYAgoLUHJlbG9hZERvbmUSFgoOdXNlcl9oaXRfY291bnQYASABKAUSFwoPYWdlbnRfaGl0X2NvdW50GAIgASgFEhYKDmluY2x1ZGVkX2NvdW50GAMgASgFEhMKC3Rva2VuX2NvdW50GAQgASgFEg8KB3BhcnRpYWwYBSABKAgSDAoEZXRhZxgGIAEoCRIxCg5yZXRyaWV2YWxfbW9kZRgHIAEoDjIZLm1lbW9yeWQudjEuUmV0cmlldmFsTW9kZRIxCg5lbWJlZF9kdXJhdGlvbhgIIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIyCg9zZWFyY2hfZHVyYXRpb24YCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SMgoPcmVuZGVyX2R1cmF0aW9uGAogASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uIiIKElByZWxvYWROb3RNb2RpZmllZBIMCgRldGFnGAEgASgJKuMECgtFcnJvclJlYXNvbhIcChhFUlJPUl9SRUFTT05fVU5TUEVDSUZJRUQQABIhCh1FUlJPUl9SRUFTT05fSU5WQUxJRF9BUkdVTUVOVBABEiIKHkVSUk9SX1JFQVNPTl9NRVNTQUdFX1RPT19MQVJHRRACEiEKHUVSUk9SX1JFQVNPTl9NRU1PUllfTk9UX0ZPVU5EEAMSJAogRVJST1JfUkVBU09OX1VOS05PV05fV1JJVEVfVE9LRU4QBBIhCh1FUlJPUl9SRUFTT05fVkVSU0lPTl9NSVNNQVRDSBAFEiMKH0VSUk9SX1JFQVNPTl9JTkNPTVBBVElCTEVfSU5ERVgQBhImCiJFUlJPUl9SRUFTT05fRU1CRURESU5HX1VOQVZBSUxBQkxFEAcSIwofRVJST1JfUkVBU09OX1dSSVRFX0JBQ0tMT0dfRlVMTBAIEh4KGkVSUk9SX1JFQVNPTl9TSFVUVElOR19ET1dOEAkSJgoiRVJST1JfUkVBU09OX1dSSVRFX05PVF9ZRVRfQVBQTElFRBAKEh0KGUVSUk9SX1JFQVNPTl9XUklURV9GQUlMRUQQCxIoCiRFUlJPUl9SRUFTT05fUFJFTE9BRF9TQ09QRV9USU1FRF9PVVQQDBIgChxFUlJPUl9SRUFTT05fVU5BVVRIRU5USUNBVEVEEA0SJAogRVJST1JfUkVBU09OX1NDT1BFX05PVF9QRVJNSVRURUQQDhIdChlFUlJPUl9SRUFTT05fUkFURV9MSU1JVEVEEA8SGQoVRVJST1JfUkVBU09OX0lOVEVSTkFMEBAqrQEKDFdyaXRlT3V0Y29tZRIdChlXUklURV9PVVRDT01FX1VOU1BFQ0lGSUVEEAASGQoVV1JJVEVfT1VUQ09NRV9DUkVBVEVEEAESIgoeV1JJVEVfT1VUQ09NRV9VUERBVEVEX0VYSVNUSU5HEAISIwofV1JJVEVfT1VUQ09NRV9TS0lQUEVEX0RVUExJQ0FURRADEhoKFldSSVRFX09VVENPTUVfQUNDRVBURUQQBCpSCglXcml0ZU1vZGUSGgoWV1JJVEVfTU9ERV9VTlNQRUNJRklFRBAAEhQKEFdSSVRFX01PREVfQVNZTkMQARITCg9XUklURV9NT0RFX1NZTkMQAipzCgpXcml0ZVN0YXRlEhsKF1dSSVRFX1NUQVRFX1VOU1BFQ0lGSUVEEAASFwoTV1JJVEVfU1RBVEVfUEVORElORxABEhcKE1dSSVRFX1NUQVRFX0FQUExJRUQQAhIWChJXUklURV9TVEFURV9GQUlMRUQQAypkCg1SZXRyaWV2YWxNb2RlEh4KGlJFVFJJRVZBTF9NT0RFX1VOU1BFQ0lGSUVEEAASGAoUUkVUUklFVkFMX01PREVfREVOU0UQARIZChVSRVRSSUVWQUxfTU9ERV9IWUJSSUQQAiqXAQoNUHJlbG9hZEZvcm1hdBIeChpQUkVMT0FEX0ZPUk1BVF9VTlNQRUNJRklFRBAAEiIKHlBSRUxPQURfRk9STUFUX1RFTlhHUkFQSF9BR0VOVBABEigKJFBSRUxPQURfRk9STUFUX1RFTlhHUkFQSF9JTlRFR1JBVElPThACEhgKFFBSRUxPQURfRk9STUFUX1BMQUlOEAMqfAoIVHVyblJvbGUSGQoVVFVSTl9ST0xFX1VOU1BFQ0lGSUVEEAASEgoOVFVSTl9ST0xFX1VTRVIQARIXChNUVVJOX1JPTEVfQVNTSVNUQU5UEAISFAoQVFVSTl9ST0xFX1NZU1RFTRADEhIKDlRVUk5fUk9MRV9UT09MEAQqXgoMUHJlbG9hZFNjb3BlEh0KGVBSRUxPQURfU0NPUEVfVU5TUEVDSUZJRUQQABIWChJQUkVMT0FEX1NDT1BFX1VTRVIQARIXChNQUkVMT0FEX1NDT1BFX0FHRU5UEAIqfAoSTWV0YWRhdGFVcGRhdGVNb2RlEiQKIE1FVEFEQVRBX1VQREFURV9NT0RFX1VOU1BFQ0lGSUVEEAASHgoaTUVUQURBVEFfVVBEQVRFX01PREVfTUVSR0UQARIgChxNRVRBREFUQV9VUERBVEVfTU9ERV9SRVBMQUNFEAIygQcKDU1lbW9yeVNlcnZpY2USUwoMQ3JlYXRlTWVtb3J5Eh8ubWVtb3J5ZC52MS5DcmVhdGVNZW1vcnlSZXF1ZXN0GiAubWVtb3J5ZC52MS5DcmVhdGVNZW1vcnlSZXNwb25zZSIAEmgKE0JhdGNoQ3JlYXRlTWVtb3JpZXMSJi5tZW1vcnlkLnYxLkJhdGNoQ3JlYXRlTWVtb3JpZXNSZXF1ZXN0GicubWVtb3J5ZC52MS5CYXRjaENyZWF0ZU1lbW9yaWVzUmVzcG9uc2UiABJNCglHZXRNZW1vcnkSHC5tZW1vcnlkLnYxLkdldE1lbW9yeVJlcXVlc3QaHS5tZW1vcnlkLnYxLkdldE1lbW9yeVJlc3BvbnNlIgOQAgESVgoMTGlzdE1lbW9yaWVzEh8ubWVtb3J5ZC52MS5MaXN0TWVtb3JpZXNSZXF1ZXN0GiAubWVtb3J5ZC52MS5MaXN0TWVtb3JpZXNSZXNwb25zZSIDkAIBElMKDFVwZGF0ZU1lbW9yeRIfLm1lbW9yeWQudjEuVXBkYXRlTWVtb3J5UmVxdWVzdBogLm1lbW9yeWQudjEuVXBkYXRlTWVtb3J5UmVzcG9uc2UiABJTCgxEZWxldGVNZW1vcnkSHy5tZW1vcnlkLnYxLkRlbGV0ZU1lbW9yeVJlcXVlc3QaIC5tZW1vcnlkLnYxLkRlbGV0ZU1lbW9yeVJlc3BvbnNlIgASXAoOU2VhcmNoTWVtb3JpZXMSIS5tZW1vcnlkLnYxLlNlYXJjaE1lbW9yaWVzUmVxdWVzdBoiLm1lbW9yeWQudjEuU2VhcmNoTWVtb3JpZXNSZXNwb25zZSIDkAIBEkkKB1ByZWxvYWQSGi5tZW1vcnlkLnYxLlByZWxvYWRSZXF1ZXN0GhsubWVtb3J5ZC52MS5QcmVsb2FkUmVzcG9uc2UiA5ACATABElwKDkdldFdyaXRlU3RhdHVzEiEubWVtb3J5ZC52MS5HZXRXcml0ZVN0YXR1c1JlcXVlc3QaIi5tZW1vcnlkLnYxLkdldFdyaXRlU3RhdHVzUmVzcG9uc2UiA5ACARJZCg5Gb3JnZXRNZW1vcmllcxIhLm1lbW9yeWQudjEuRm9yZ2V0TWVtb3JpZXNSZXF1ZXN0GiIubWVtb3J5ZC52MS5Gb3JnZXRNZW1vcmllc1Jlc3BvbnNlIgBiBnByb3RvMw", [file_google_api_field_behavior, file_google_protobuf_duration, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_google_rpc_status, file_memoryd_v1_memory]);
+  fileDesc("Ch9tZW1vcnlkL3YxL21lbW9yeV9zZXJ2aWNlLnByb3RvEgptZW1vcnlkLnYxIoMCChNDcmVhdGVNZW1vcnlSZXF1ZXN0EigKBm1lbW9yeRgBIAEoCzISLm1lbW9yeWQudjEuTWVtb3J5QgTiQQECEhcKCW1lbW9yeV9pZBgCIAEoCUIE4kEBARIiCg9kZWR1cF90aHJlc2hvbGQYAyABKAJCBOJBAQFIAIgBARIYCgpyZXF1ZXN0X2lkGAQgASgJQgTiQQEBEikKBG1vZGUYBSABKA4yFS5tZW1vcnlkLnYxLldyaXRlTW9kZUIE4kEBARIsCgN0dGwYBiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBOJBAQFCEgoQX2RlZHVwX3RocmVzaG9sZCKYAQoUQ3JlYXRlTWVtb3J5UmVzcG9uc2USIgoGbWVtb3J5GAEgASgLMhIubWVtb3J5ZC52MS5NZW1vcnkSKQoHb3V0Y29tZRgCIAEoDjIYLm1lbW9yeWQudjEuV3JpdGVPdXRjb21lEhwKFGR1cGxpY2F0ZV9zaW1pbGFyaXR5GAMgASgCEhMKC3dyaXRlX3Rva2VuGAQgASgJIpoBChpCYXRjaENyZWF0ZU1lbW9yaWVzUmVxdWVzdBI3CghyZXF1ZXN0cxgBIAMoCzIfLm1lbW9yeWQudjEuQ3JlYXRlTWVtb3J5UmVxdWVzdEIE4kEBAhIYCgpyZXF1ZXN0X2lkGAIgASgJQgTiQQEBEikKBG1vZGUYAyABKA4yFS5tZW1vcnlkLnYxLldyaXRlTW9kZUIE4kEBASJlChtCYXRjaENyZWF0ZU1lbW9yaWVzUmVzcG9uc2USMQoHcmVzdWx0cxgBIAMoCzIgLm1lbW9yeWQudjEuQ3JlYXRlTWVtb3J5UmVzcG9uc2USEwoLd3JpdGVfdG9rZW4YAiABKAkibQoQR2V0TWVtb3J5UmVxdWVzdBIQCgJpZBgBIAEoCUIE4kEBAhImCgVzY29wZRgCIAEoCzIRLm1lbW9yeWQudjEuU2NvcGVCBOJBAQISHwoRY29uc2lzdGVuY3lfdG9rZW4YAyABKAlCBOJBAQEiNwoRR2V0TWVtb3J5UmVzcG9uc2USIgoGbWVtb3J5GAEgASgLMhIubWVtb3J5ZC52MS5NZW1vcnkiiQIKE0xpc3RNZW1vcmllc1JlcXVlc3QSJgoFc2NvcGUYASABKAsyES5tZW1vcnlkLnYxLlNjb3BlQgTiQQECEhcKCXBhZ2Vfc2l6ZRgCIAEoBUIE4kEBARIYCgpwYWdlX3Rva2VuGAMgASgJQgTiQQEBEjIKDG1lbW9yeV90eXBlcxgEIAMoDjIWLm1lbW9yeWQudjEuTWVtb3J5VHlwZUIE4kEBARIYCgpjYXRlZ29yaWVzGAUgAygJQgTiQQEBEigKBmZpbHRlchgGIAEoCzISLm1lbW9yeWQudjEuRmlsdGVyQgTiQQEBEh8KEWNvbnNpc3RlbmN5X3Rva2VuGAcgASgJQgTiQQEBIlUKFExpc3RNZW1vcmllc1Jlc3BvbnNlEiQKCG1lbW9yaWVzGAEgAygLMhIubWVtb3J5ZC52MS5NZW1vcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIucCChNVcGRhdGVNZW1vcnlSZXF1ZXN0EigKBm1lbW9yeRgBIAEoCzISLm1lbW9yeWQudjEuTWVtb3J5QgTiQQECEjUKC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFza0IE4kEBARJCChRtZXRhZGF0YV91cGRhdGVfbW9kZRgDIAEoDjIeLm1lbW9yeWQudjEuTWV0YWRhdGFVcGRhdGVNb2RlQgTiQQEBEiMKEGV4cGVjdGVkX3ZlcnNpb24YBCABKANCBOJBAQFIAIgBARIYCgpyZXF1ZXN0X2lkGAUgASgJQgTiQQEBEikKBG1vZGUYBiABKA4yFS5tZW1vcnlkLnYxLldyaXRlTW9kZUIE4kEBARIsCgN0dGwYByABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25CBOJBAQFCEwoRX2V4cGVjdGVkX3ZlcnNpb24iTwoUVXBkYXRlTWVtb3J5UmVzcG9uc2USIgoGbWVtb3J5GAEgASgLMhIubWVtb3J5ZC52MS5NZW1vcnkSEwoLd3JpdGVfdG9rZW4YAiABKAkizgEKE0RlbGV0ZU1lbW9yeVJlcXVlc3QSEAoCaWQYASABKAlCBOJBAQISJgoFc2NvcGUYAiABKAsyES5tZW1vcnlkLnYxLlNjb3BlQgTiQQECEiMKEGV4cGVjdGVkX3ZlcnNpb24YAyABKANCBOJBAQFIAIgBARIYCgpyZXF1ZXN0X2lkGAQgASgJQgTiQQEBEikKBG1vZGUYBSABKA4yFS5tZW1vcnlkLnYxLldyaXRlTW9kZUIE4kEBAUITChFfZXhwZWN0ZWRfdmVyc2lvbiIrChREZWxldGVNZW1vcnlSZXNwb25zZRITCgt3cml0ZV90b2tlbhgBIAEoCSK5AwoVU2VhcmNoTWVtb3JpZXNSZXF1ZXN0EhMKBXF1ZXJ5GAEgASgJQgTiQQECEiYKBXNjb3BlGAIgASgLMhEubWVtb3J5ZC52MS5TY29wZUIE4kEBAhITCgVsaW1pdBgDIAEoBUIE4kEBARIyCgxtZW1vcnlfdHlwZXMYBCADKA4yFi5tZW1vcnlkLnYxLk1lbW9yeVR5cGVCBOJBAQESGAoKY2F0ZWdvcmllcxgFIAMoCUIE4kEBARIoCgZmaWx0ZXIYBiABKAsyEi5tZW1vcnlkLnYxLkZpbHRlckIE4kEBARIiCg9zY29yZV90aHJlc2hvbGQYByABKAJCBOJBAQFIAIgBARIfChFjb25zaXN0ZW5jeV90b2tlbhgIIAEoCUIE4kEBARI3Cg5yZXRyaWV2YWxfbW9kZRgJIAEoDjIZLm1lbW9yeWQudjEuUmV0cmlldmFsTW9kZUIE4kEBARIcCglkaXZlcnNpdHkYCiABKAJCBOJBAQFIAYgBARIYCgptYXhfdG9rZW5zGAsgASgFQgTiQQEBQhIKEF9zY29yZV90aHJlc2hvbGRCDAoKX2RpdmVyc2l0eSJDChZTZWFyY2hNZW1vcmllc1Jlc3BvbnNlEikKB3Jlc3VsdHMYASADKAsyGC5tZW1vcnlkLnYxLlNlYXJjaFJlc3VsdCJBCgxTZWFyY2hSZXN1bHQSIgoGbWVtb3J5GAEgASgLMhIubWVtb3J5ZC52MS5NZW1vcnkSDQoFc2NvcmUYAiABKAIikwIKFUZvcmdldE1lbW9yaWVzUmVxdWVzdBImCgVzY29wZRgBIAEoCzIRLm1lbW9yeWQudjEuU2NvcGVCBOJBAQISMgoMbWVtb3J5X3R5cGVzGAIgAygOMhYubWVtb3J5ZC52MS5NZW1vcnlUeXBlQgTiQQEBEhgKCmNhdGVnb3JpZXMYAyADKAlCBOJBAQESKAoGZmlsdGVyGAQgASgLMhIubWVtb3J5ZC52MS5GaWx0ZXJCBOJBAQESFQoHZHJ5X3J1bhgFIAEoCEIE4kEBARIYCgpyZXF1ZXN0X2lkGAYgASgJQgTiQQEBEikKBG1vZGUYByABKA4yFS5tZW1vcnlkLnYxLldyaXRlTW9kZUIE4kEBASJEChZGb3JnZXRNZW1vcmllc1Jlc3BvbnNlEhUKDWRlbGV0ZWRfY291bnQYASABKAMSEwoLd3JpdGVfdG9rZW4YAiABKAkiMgoVR2V0V3JpdGVTdGF0dXNSZXF1ZXN0EhkKC3dyaXRlX3Rva2VuGAEgASgJQgTiQQECItsEChZHZXRXcml0ZVN0YXR1c1Jlc3BvbnNlEhMKC3dyaXRlX3Rva2VuGAEgASgJEiUKBXN0YXRlGAIgASgOMhYubWVtb3J5ZC52MS5Xcml0ZVN0YXRlEi8KC2NyZWF0ZV90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgphcHBseV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI5Cg1jcmVhdGVfbWVtb3J5GAUgASgLMiAubWVtb3J5ZC52MS5DcmVhdGVNZW1vcnlSZXNwb25zZUgAEkgKFWJhdGNoX2NyZWF0ZV9tZW1vcmllcxgGIAEoCzInLm1lbW9yeWQudjEuQmF0Y2hDcmVhdGVNZW1vcmllc1Jlc3BvbnNlSAASOQoNdXBkYXRlX21lbW9yeRgHIAEoCzIgLm1lbW9yeWQudjEuVXBkYXRlTWVtb3J5UmVzcG9uc2VIABI5Cg1kZWxldGVfbWVtb3J5GAggASgLMiAubWVtb3J5ZC52MS5EZWxldGVNZW1vcnlSZXNwb25zZUgAEj0KD2ZvcmdldF9tZW1vcmllcxgJIAEoCzIiLm1lbW9yeWQudjEuRm9yZ2V0TWVtb3JpZXNSZXNwb25zZUgAEj0KD2ltcG9ydF9tZW1vcmllcxgLIAEoCzIiLm1lbW9yeWQudjEuSW1wb3J0TWVtb3JpZXNSZXNwb25zZUgAEiEKBWVycm9yGAogASgLMhIuZ29vZ2xlLnJwYy5TdGF0dXNCCAoGcmVzdWx0IrwECg5QcmVsb2FkUmVxdWVzdBITCgVxdWVyeRgBIAEoCUIE4kEBARIxCgV0dXJucxgCIAMoCzIcLm1lbW9yeWQudjEuQ29udmVyc2F0aW9uVHVybkIE4kEBARIrCgp1c2VyX3Njb3BlGAMgASgLMhEubWVtb3J5ZC52MS5TY29wZUIE4kEBAhIsCgthZ2VudF9zY29wZRgEIAEoCzIRLm1lbW9yeWQudjEuU2NvcGVCBOJBAQESEwoFbGltaXQYBSABKAVCBOJBAQESIgoPc2NvcmVfdGhyZXNob2xkGAYgASgCQgTiQQEBSACIAQESGAoKbWF4X3Rva2VucxgHIAEoBUIE4kEBARIyCgxtZW1vcnlfdHlwZXMYCCADKA4yFi5tZW1vcnlkLnYxLk1lbW9yeVR5cGVCBOJBAQESGAoKY2F0ZWdvcmllcxgJIAMoCUIE4kEBARIvCgZmb3JtYXQYCiABKA4yGS5tZW1vcnlkLnYxLlByZWxvYWRGb3JtYXRCBOJBAQESNwoOcmV0cmlldmFsX21vZGUYCyABKA4yGS5tZW1vcnlkLnYxLlJldHJpZXZhbE1vZGVCBOJBAQESHAoJZGl2ZXJzaXR5GAwgASgCQgTiQQEBSAGIAQESGwoNaWZfbm9uZV9tYXRjaBgNIAEoCUIE4kEBARIfChFjb25zaXN0ZW5jeV90b2tlbhgOIAEoCUIE4kEBAUISChBfc2NvcmVfdGhyZXNob2xkQgwKCl9kaXZlcnNpdHkiUwoQQ29udmVyc2F0aW9uVHVybhIoCgRyb2xlGAEgASgOMhQubWVtb3J5ZC52MS5UdXJuUm9sZUIE4kEBAhIVCgdjb250ZW50GAIgASgJQgTiQQECItEBCg9QcmVsb2FkUmVzcG9uc2USJQoEaGl0cxgBIAEoCzIVLm1lbW9yeWQudjEuU2NvcGVIaXRzSAASLQoHY29udGV4dBgCIAEoCzIaLm1lbW9yeWQudjEuUHJlbG9hZENvbnRleHRIABInCgRkb25lGAMgASgLMhcubWVtb3J5ZC52MS5QcmVsb2FkRG9uZUgAEjYKDG5vdF9tb2RpZmllZBgEIAEoCzIeLm1lbW9yeWQudjEuUHJlbG9hZE5vdE1vZGlmaWVkSABCBwoFZXZlbnQiggEKCVNjb3BlSGl0cxInCgVzY29wZRgBIAEoDjIYLm1lbW9yeWQudjEuUHJlbG9hZFNjb3BlEikKB3Jlc3VsdHMYAiADKAsyGC5tZW1vcnlkLnYxLlNlYXJjaFJlc3VsdBIhCgVlcnJvchgDIAEoCzISLmdvb2dsZS5ycGMuU3RhdHVzIl4KDlByZWxvYWRDb250ZXh0EgwKBHRleHQYASABKAkSEgoKbWVtb3J5X2lkcxgCIAMoCRIVCg1kcm9wcGVkX2NvdW50GAMgASgFEhMKC3Rva2VuX2NvdW50GAQgASgFItgCCgtQcmVsb2FkRG9uZRIWCg51c2VyX2hpdF9jb3VudBgBIAEoBRIXCg9hZ2VudF9oaXRfY291bnQYAiABKAUSFgoOaW5jbHVkZWRfY291bnQYAyABKAUSEwoLdG9rZW5fY291bnQYBCABKAUSDwoHcGFydGlhbBgFIAEoCBIMCgRldGFnGAYgASgJEjEKDnJldHJpZXZhbF9tb2RlGAcgASgOMhkubWVtb3J5ZC52MS5SZXRyaWV2YWxNb2RlEjEKDmVtYmVkX2R1cmF0aW9uGAggASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjIKD3NlYXJjaF9kdXJhdGlvbhgJIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIyCg9yZW5kZXJfZHVyYXRpb24YCiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iIgoSUHJlbG9hZE5vdE1vZGlmaWVkEgwKBGV0YWcYASABKAki8QEKFUV4cG9ydE1lbW9yaWVzUmVxdWVzdBImCgVzY29wZRgBIAEoCzIRLm1lbW9yeWQudjEuU2NvcGVCBOJBAQESMgoMbWVtb3J5X3R5cGVzGAIgAygOMhYubWVtb3J5ZC52MS5NZW1vcnlUeXBlQgTiQQEBEhgKCmNhdGVnb3JpZXMYAyADKAlCBOJBAQESKAoGZmlsdGVyGAQgASgLMhIubWVtb3J5ZC52MS5GaWx0ZXJCBOJBAQESFwoJcGFnZV9zaXplGAUgASgFQgTiQQEBEh8KEWNvbnNpc3RlbmN5X3Rva2VuGAYgASgJQgTiQQEBInAKFkV4cG9ydE1lbW9yaWVzUmVzcG9uc2USKAoGaGVhZGVyGAEgASgLMhgubWVtb3J5ZC52MS5FeHBvcnRIZWFkZXISLAoIbWVtb3JpZXMYAiADKAsyGi5tZW1vcnlkLnYxLkV4cG9ydGVkTWVtb3J5IpgBCgxFeHBvcnRIZWFkZXISFAoMbWVtb3J5X2NvdW50GAEgASgDEhMKC2VtYmVkZGVyX2lkGAIgASgJEhEKCWRpbWVuc2lvbhgDIAEoBRIXCg9jaGFuZ2Vfc2VxdWVuY2UYBCABKAMSMQoNc25hcHNob3RfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiawoORXhwb3J0ZWRNZW1vcnkSKAoGbWVtb3J5GAEgASgLMhIubWVtb3J5ZC52MS5NZW1vcnlCBOJBAQISFAoGdmVjdG9yGAIgAygCQgTiQQEBEhkKC2VtYmVkZGVyX2lkGAMgASgJQgTiQQEBIksKFUltcG9ydE1lbW9yaWVzUmVxdWVzdBIyCghtZW1vcmllcxgBIAMoCzIaLm1lbW9yeWQudjEuRXhwb3J0ZWRNZW1vcnlCBOJBAQIipAEKFkltcG9ydE1lbW9yaWVzUmVzcG9uc2USFgoOcmVjZWl2ZWRfY291bnQYASABKAMSFQoNY3JlYXRlZF9jb3VudBgCIAEoAxIVCg11cGRhdGVkX2NvdW50GAMgASgDEhcKD3VuY2hhbmdlZF9jb3VudBgEIAEoAxIWCg5lbWJlZGRlZF9jb3VudBgFIAEoAxITCgt3cml0ZV90b2tlbhgGIAEoCSKAAQoUV2F0Y2hNZW1vcmllc1JlcXVlc3QSJgoFc2NvcGUYASABKAsyES5tZW1vcnlkLnYxLlNjb3BlQgTiQQEBEicKFHN0YXJ0X2FmdGVyX3NlcXVlbmNlGAIgASgDQgTiQQEBSACIAQFCFwoVX3N0YXJ0X2FmdGVyX3NlcXVlbmNlIq0BChVXYXRjaE1lbW9yaWVzUmVzcG9uc2USKwoHc3RhcnRlZBgBIAEoCzIYLm1lbW9yeWQudjEuV2F0Y2hTdGFydGVkSAASKgoGY2hhbmdlGAIgASgLMhgubWVtb3J5ZC52MS5NZW1vcnlDaGFuZ2VIABIyCgtmZWxsX2JlaGluZBgDIAEoCzIbLm1lbW9yeWQudjEuV2F0Y2hGZWxsQmVoaW5kSABCBwoFZXZlbnQiJgoMV2F0Y2hTdGFydGVkEhYKDmFmdGVyX3NlcXVlbmNlGAEgASgDIjAKD1dhdGNoRmVsbEJlaGluZBIdChVyZXN1bWVfYWZ0ZXJfc2VxdWVuY2UYASABKAMimwEKDE1lbW9yeUNoYW5nZRIQCghzZXF1ZW5jZRgBIAEoAxIkCgR0eXBlGAIgASgOMhYubWVtb3J5ZC52MS5DaGFuZ2VUeXBlEiIKBm1lbW9yeRgDIAEoCzISLm1lbW9yeWQudjEuTWVtb3J5Ei8KC2NoYW5nZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIRCg9HZXRTdGF0c1JlcXVlc3QizgIKEEdldFN0YXRzUmVzcG9uc2USGQoRdXNlcl9tZW1vcnlfY291bnQYASABKAMSGgoSYWdlbnRfbWVtb3J5X2NvdW50GAIgASgDEhgKEGFwcF9tZW1vcnlfY291bnQYAyABKAMSHAoUZXhwaXJlZF9tZW1vcnlfY291bnQYBCABKAMSFwoPam91cm5hbF9iYWNrbG9nGAUgASgDEhcKD2NoYW5nZV9zZXF1ZW5jZRgGIAEoAxITCgtlbWJlZGRlcl9pZBgHIAEoCRIRCglkaW1lbnNpb24YCCABKAUSDwoHYmFja2VuZBgJIAEoCRIYChBpbmRleF9kaXNrX2J5dGVzGAogASgDEhoKEmpvdXJuYWxfZGlza19ieXRlcxgLIAEoAxIqCgdyZWVtYmVkGAwgASgLMhkubWVtb3J5ZC52MS5SZWVtYmVkU3RhdHVzIi0KE1N0YXJ0UmVlbWJlZFJlcXVlc3QSFgoIZW1iZWRkZXIYASABKAlCBOJBAQIiQQoUU3RhcnRSZWVtYmVkUmVzcG9uc2USKQoGc3RhdHVzGAEgASgLMhkubWVtb3J5ZC52MS5SZWVtYmVkU3RhdHVzIhkKF0dldFJlZW1iZWRTdGF0dXNSZXF1ZXN0IkUKGEdldFJlZW1iZWRTdGF0dXNSZXNwb25zZRIpCgZzdGF0dXMYASABKAsyGS5tZW1vcnlkLnYxLlJlZW1iZWRTdGF0dXMigAIKDVJlZW1iZWRTdGF0dXMSJwoFc3RhdGUYASABKA4yGC5tZW1vcnlkLnYxLlJlZW1iZWRTdGF0ZRIYChBmcm9tX2VtYmVkZGVyX2lkGAIgASgJEhYKDnRvX2VtYmVkZGVyX2lkGAMgASgJEhIKCmRvbmVfY291bnQYBCABKAMSEwoLdG90YWxfY291bnQYBSABKAMSDQoFZXJyb3IYBiABKAkSLgoKc3RhcnRfdGltZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIZW5kX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wKrIFCgtFcnJvclJlYXNvbhIcChhFUlJPUl9SRUFTT05fVU5TUEVDSUZJRUQQABIhCh1FUlJPUl9SRUFTT05fSU5WQUxJRF9BUkdVTUVOVBABEiIKHkVSUk9SX1JFQVNPTl9NRVNTQUdFX1RPT19MQVJHRRACEiEKHUVSUk9SX1JFQVNPTl9NRU1PUllfTk9UX0ZPVU5EEAMSJAogRVJST1JfUkVBU09OX1VOS05PV05fV1JJVEVfVE9LRU4QBBIhCh1FUlJPUl9SRUFTT05fVkVSU0lPTl9NSVNNQVRDSBAFEiMKH0VSUk9SX1JFQVNPTl9JTkNPTVBBVElCTEVfSU5ERVgQBhImCiJFUlJPUl9SRUFTT05fRU1CRURESU5HX1VOQVZBSUxBQkxFEAcSIwofRVJST1JfUkVBU09OX1dSSVRFX0JBQ0tMT0dfRlVMTBAIEh4KGkVSUk9SX1JFQVNPTl9TSFVUVElOR19ET1dOEAkSJgoiRVJST1JfUkVBU09OX1dSSVRFX05PVF9ZRVRfQVBQTElFRBAKEh0KGUVSUk9SX1JFQVNPTl9XUklURV9GQUlMRUQQCxIoCiRFUlJPUl9SRUFTT05fUFJFTE9BRF9TQ09QRV9USU1FRF9PVVQQDBIgChxFUlJPUl9SRUFTT05fVU5BVVRIRU5USUNBVEVEEA0SJAogRVJST1JfUkVBU09OX1NDT1BFX05PVF9QRVJNSVRURUQQDhIdChlFUlJPUl9SRUFTT05fUkFURV9MSU1JVEVEEA8SGQoVRVJST1JfUkVBU09OX0lOVEVSTkFMEBASJwojRVJST1JfUkVBU09OX0NIQU5HRV9ISVNUT1JZX0VYUElSRUQQERIkCiBFUlJPUl9SRUFTT05fUkVFTUJFRF9JTl9QUk9HUkVTUxASKq0BCgxXcml0ZU91dGNvbWUSHQoZV1JJVEVfT1VUQ09NRV9VTlNQRUNJRklFRBAAEhkKFVdSSVRFX09VVENPTUVfQ1JFQVRFRBABEiIKHldSSVRFX09VVENPTUVfVVBEQVRFRF9FWElTVElORxACEiMKH1dSSVRFX09VVENPTUVfU0tJUFBFRF9EVVBMSUNBVEUQAxIaChZXUklURV9PVVRDT01FX0FDQ0VQVEVEEAQqUgoJV3JpdGVNb2RlEhoKFldSSVRFX01PREVfVU5TUEVDSUZJRUQQABIUChBXUklURV9NT0RFX0FTWU5DEAESEwoPV1JJVEVfTU9ERV9TWU5DEAIqcwoKV3JpdGVTdGF0ZRIbChdXUklURV9TVEFURV9VTlNQRUNJRklFRBAAEhcKE1dSSVRFX1NUQVRFX1BFTkRJTkcQARIXChNXUklURV9TVEFURV9BUFBMSUVEEAISFgoSV1JJVEVfU1RBVEVfRkFJTEVEEAMqZAoNUmV0cmlldmFsTW9kZRIeChpSRVRSSUVWQUxfTU9ERV9VTlNQRUNJRklFRBAAEhgKFFJFVFJJRVZBTF9NT0RFX0RFTlNFEAESGQoVUkVUUklFVkFMX01PREVfSFlCUklEEAIqlwEKDVByZWxvYWRGb3JtYXQSHgoaUFJFTE9BRF9GT1JNQVRfVU5TUEVDSUZJRUQQABIiCh5QUkVMT0FEX0ZPUk1BVF9URU5YR1JBUEhfQUdFTlQQARIoCiRQUkVMT0FEX0ZPUk1BVF9URU5YR1JBUEhfSU5URUdSQVRJT04QAhIYChRQUkVMT0FEX0ZPUk1BVF9QTEFJThADKnwKCFR1cm5Sb2xlEhkKFVRVUk5fUk9MRV9VTlNQRUNJRklFRBAAEhIKDlRVUk5fUk9MRV9VU0VSEAESFwoTVFVSTl9ST0xFX0FTU0lTVEFOVBACEhQKEFRVUk5fUk9MRV9TWVNURU0QAxISCg5UVVJOX1JPTEVfVE9PTBAEKl4KDFByZWxvYWRTY29wZRIdChlQUkVMT0FEX1NDT1BFX1VOU1BFQ0lGSUVEEAASFgoSUFJFTE9BRF9TQ09QRV9VU0VSEAESFwoTUFJFTE9BRF9TQ09QRV9BR0VOVBACKnwKEk1ldGFkYXRhVXBkYXRlTW9kZRIkCiBNRVRBREFUQV9VUERBVEVfTU9ERV9VTlNQRUNJRklFRBAAEh4KGk1FVEFEQVRBX1VQREFURV9NT0RFX01FUkdFEAESIAocTUVUQURBVEFfVVBEQVRFX01PREVfUkVQTEFDRRACKo0BCgpDaGFuZ2VUeXBlEhsKF0NIQU5HRV9UWVBFX1VOU1BFQ0lGSUVEEAASFwoTQ0hBTkdFX1RZUEVfQ1JFQVRFRBABEhcKE0NIQU5HRV9UWVBFX1VQREFURUQQAhIXChNDSEFOR0VfVFlQRV9ERUxFVEVEEAMSFwoTQ0hBTkdFX1RZUEVfRVhQSVJFRBAEKn4KDFJlZW1iZWRTdGF0ZRIdChlSRUVNQkVEX1NUQVRFX1VOU1BFQ0lGSUVEEAASGQoVUkVFTUJFRF9TVEFURV9SVU5OSU5HEAESGgoWUkVFTUJFRF9TVEFURV9TV0lUQ0hFRBACEhgKFFJFRU1CRURfU1RBVEVfRkFJTEVEEAMyoAsKDU1lbW9yeVNlcnZpY2USUwoMQ3JlYXRlTWVtb3J5Eh8ubWVtb3J5ZC52MS5DcmVhdGVNZW1vcnlSZXF1ZXN0GiAubWVtb3J5ZC52MS5DcmVhdGVNZW1vcnlSZXNwb25zZSIAEmgKE0JhdGNoQ3JlYXRlTWVtb3JpZXMSJi5tZW1vcnlkLnYxLkJhdGNoQ3JlYXRlTWVtb3JpZXNSZXF1ZXN0GicubWVtb3J5ZC52MS5CYXRjaENyZWF0ZU1lbW9yaWVzUmVzcG9uc2UiABJNCglHZXRNZW1vcnkSHC5tZW1vcnlkLnYxLkdldE1lbW9yeVJlcXVlc3QaHS5tZW1vcnlkLnYxLkdldE1lbW9yeVJlc3BvbnNlIgOQAgESVgoMTGlzdE1lbW9yaWVzEh8ubWVtb3J5ZC52MS5MaXN0TWVtb3JpZXNSZXF1ZXN0GiAubWVtb3J5ZC52MS5MaXN0TWVtb3JpZXNSZXNwb25zZSIDkAIBElMKDFVwZGF0ZU1lbW9yeRIfLm1lbW9yeWQudjEuVXBkYXRlTWVtb3J5UmVxdWVzdBogLm1lbW9yeWQudjEuVXBkYXRlTWVtb3J5UmVzcG9uc2UiABJTCgxEZWxldGVNZW1vcnkSHy5tZW1vcnlkLnYxLkRlbGV0ZU1lbW9yeVJlcXVlc3QaIC5tZW1vcnlkLnYxLkRlbGV0ZU1lbW9yeVJlc3BvbnNlIgASXAoOU2VhcmNoTWVtb3JpZXMSIS5tZW1vcnlkLnYxLlNlYXJjaE1lbW9yaWVzUmVxdWVzdBoiLm1lbW9yeWQudjEuU2VhcmNoTWVtb3JpZXNSZXNwb25zZSIDkAIBEkkKB1ByZWxvYWQSGi5tZW1vcnlkLnYxLlByZWxvYWRSZXF1ZXN0GhsubWVtb3J5ZC52MS5QcmVsb2FkUmVzcG9uc2UiA5ACATABElwKDkdldFdyaXRlU3RhdHVzEiEubWVtb3J5ZC52MS5HZXRXcml0ZVN0YXR1c1JlcXVlc3QaIi5tZW1vcnlkLnYxLkdldFdyaXRlU3RhdHVzUmVzcG9uc2UiA5ACARJZCg5Gb3JnZXRNZW1vcmllcxIhLm1lbW9yeWQudjEuRm9yZ2V0TWVtb3JpZXNSZXF1ZXN0GiIubWVtb3J5ZC52MS5Gb3JnZXRNZW1vcmllc1Jlc3BvbnNlIgASXgoORXhwb3J0TWVtb3JpZXMSIS5tZW1vcnlkLnYxLkV4cG9ydE1lbW9yaWVzUmVxdWVzdBoiLm1lbW9yeWQudjEuRXhwb3J0TWVtb3JpZXNSZXNwb25zZSIDkAIBMAESWwoOSW1wb3J0TWVtb3JpZXMSIS5tZW1vcnlkLnYxLkltcG9ydE1lbW9yaWVzUmVxdWVzdBoiLm1lbW9yeWQudjEuSW1wb3J0TWVtb3JpZXNSZXNwb25zZSIAKAESWwoNV2F0Y2hNZW1vcmllcxIgLm1lbW9yeWQudjEuV2F0Y2hNZW1vcmllc1JlcXVlc3QaIS5tZW1vcnlkLnYxLldhdGNoTWVtb3JpZXNSZXNwb25zZSIDkAIBMAESSgoIR2V0U3RhdHMSGy5tZW1vcnlkLnYxLkdldFN0YXRzUmVxdWVzdBocLm1lbW9yeWQudjEuR2V0U3RhdHNSZXNwb25zZSIDkAIBElMKDFN0YXJ0UmVlbWJlZBIfLm1lbW9yeWQudjEuU3RhcnRSZWVtYmVkUmVxdWVzdBogLm1lbW9yeWQudjEuU3RhcnRSZWVtYmVkUmVzcG9uc2UiABJiChBHZXRSZWVtYmVkU3RhdHVzEiMubWVtb3J5ZC52MS5HZXRSZWVtYmVkU3RhdHVzUmVxdWVzdBokLm1lbW9yeWQudjEuR2V0UmVlbWJlZFN0YXR1c1Jlc3BvbnNlIgOQAgFiBnByb3RvMw", [file_google_api_field_behavior, file_google_protobuf_duration, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_google_rpc_status, file_memoryd_v1_memory]);
 
 /**
  * The request of CreateMemory.
@@ -68,6 +68,15 @@ export type CreateMemoryRequest = Message<"memoryd.v1.CreateMemoryRequest"> & {
    * @generated from field: memoryd.v1.WriteMode mode = 5;
    */
   mode: WriteMode;
+
+  /**
+   * Optional. How long the memory lives, counted from when the write is
+   * journaled: the memory's expire_time becomes that time plus ttl.
+   * Positive, at most 100 years; not together with memory.expire_time.
+   *
+   * @generated from field: google.protobuf.Duration ttl = 6;
+   */
+  ttl?: Duration | undefined;
 };
 
 /**
@@ -356,9 +365,10 @@ export type UpdateMemoryRequest = Message<"memoryd.v1.UpdateMemoryRequest"> & {
   memory?: Memory | undefined;
 
   /**
-   * Optional. The fields to change: "content", "metadata", "category" and
-   * "memory_type", or "*" for all four. Empty means every one of them set
-   * in memory.
+   * Optional. The fields to change: "content", "metadata", "category",
+   * "memory_type" and "expire_time", or "*" for all five. Empty means every
+   * one of them set in memory. Naming "expire_time" with it unset clears the
+   * memory's expiry.
    *
    * @generated from field: google.protobuf.FieldMask update_mask = 2;
    */
@@ -393,6 +403,15 @@ export type UpdateMemoryRequest = Message<"memoryd.v1.UpdateMemoryRequest"> & {
    * @generated from field: memoryd.v1.WriteMode mode = 6;
    */
   mode: WriteMode;
+
+  /**
+   * Optional. Sets the memory's expire_time to the time this write is
+   * journaled plus ttl. Positive, at most 100 years; not together with
+   * "expire_time" in update_mask.
+   *
+   * @generated from field: google.protobuf.Duration ttl = 7;
+   */
+  ttl?: Duration | undefined;
 };
 
 /**
@@ -852,6 +871,14 @@ export type GetWriteStatusResponse = Message<"memoryd.v1.GetWriteStatusResponse"
      */
     value: ForgetMemoriesResponse;
     case: "forgetMemories";
+  } | {
+    /**
+     * The result of one ImportMemories request message (each is one write).
+     *
+     * @generated from field: memoryd.v1.ImportMemoriesResponse import_memories = 11;
+     */
+    value: ImportMemoriesResponse;
+    case: "importMemories";
   } | { case: undefined; value?: undefined };
 
   /**
@@ -1262,6 +1289,682 @@ export const PreloadNotModifiedSchema: GenMessage<PreloadNotModified> = /*@__PUR
   messageDesc(file_memoryd_v1_memory_service, 25);
 
 /**
+ * The request of ExportMemories.
+ *
+ * @generated from message memoryd.v1.ExportMemoriesRequest
+ */
+export type ExportMemoriesRequest = Message<"memoryd.v1.ExportMemoriesRequest"> & {
+  /**
+   * Optional. The scope to export, read as ListMemories reads it. Unset (no
+   * id at all) means every memory of every owner, for admin principals only.
+   *
+   * @generated from field: memoryd.v1.Scope scope = 1;
+   */
+  scope?: Scope | undefined;
+
+  /**
+   * Optional. Only memories of these types; empty means all.
+   *
+   * @generated from field: repeated memoryd.v1.MemoryType memory_types = 2;
+   */
+  memoryTypes: MemoryType[];
+
+  /**
+   * Optional. Only memories in these categories; empty means all.
+   *
+   * @generated from field: repeated string categories = 3;
+   */
+  categories: string[];
+
+  /**
+   * Optional. Only memories matching this filter.
+   *
+   * @generated from field: memoryd.v1.Filter filter = 4;
+   */
+  filter?: Filter | undefined;
+
+  /**
+   * Optional. The most memories per response: 0 means 100, at most 1000.
+   *
+   * @generated from field: int32 page_size = 5;
+   */
+  pageSize: number;
+
+  /**
+   * Optional. A write_token to wait for, as in GetMemoryRequest.
+   *
+   * @generated from field: string consistency_token = 6;
+   */
+  consistencyToken: string;
+};
+
+/**
+ * Describes the message memoryd.v1.ExportMemoriesRequest.
+ * Use `create(ExportMemoriesRequestSchema)` to create a new message.
+ */
+export const ExportMemoriesRequestSchema: GenMessage<ExportMemoriesRequest> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 26);
+
+/**
+ * One response of ExportMemories.
+ *
+ * @generated from message memoryd.v1.ExportMemoriesResponse
+ */
+export type ExportMemoriesResponse = Message<"memoryd.v1.ExportMemoriesResponse"> & {
+  /**
+   * What the export is; set on the first response only.
+   *
+   * @generated from field: memoryd.v1.ExportHeader header = 1;
+   */
+  header?: ExportHeader | undefined;
+
+  /**
+   * The next memories of the snapshot, in no particular order.
+   *
+   * @generated from field: repeated memoryd.v1.ExportedMemory memories = 2;
+   */
+  memories: ExportedMemory[];
+};
+
+/**
+ * Describes the message memoryd.v1.ExportMemoriesResponse.
+ * Use `create(ExportMemoriesResponseSchema)` to create a new message.
+ */
+export const ExportMemoriesResponseSchema: GenMessage<ExportMemoriesResponse> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 27);
+
+/**
+ * What an export holds.
+ *
+ * @generated from message memoryd.v1.ExportHeader
+ */
+export type ExportHeader = Message<"memoryd.v1.ExportHeader"> & {
+  /**
+   * How many memories the export holds.
+   *
+   * @generated from field: int64 memory_count = 1;
+   */
+  memoryCount: bigint;
+
+  /**
+   * The embedder that made the vectors, as ExportedMemory.embedder_id.
+   *
+   * @generated from field: string embedder_id = 2;
+   */
+  embedderId: string;
+
+  /**
+   * The vectors' dimension.
+   *
+   * @generated from field: int32 dimension = 3;
+   */
+  dimension: number;
+
+  /**
+   * The last change sequence the snapshot includes: WatchMemories with
+   * start_after_sequence set to it continues exactly where the export ends.
+   *
+   * @generated from field: int64 change_sequence = 4;
+   */
+  changeSequence: bigint;
+
+  /**
+   * When the snapshot was taken.
+   *
+   * @generated from field: google.protobuf.Timestamp snapshot_time = 5;
+   */
+  snapshotTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message memoryd.v1.ExportHeader.
+ * Use `create(ExportHeaderSchema)` to create a new message.
+ */
+export const ExportHeaderSchema: GenMessage<ExportHeader> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 28);
+
+/**
+ * A memory with its vector, as exported and imported.
+ *
+ * @generated from message memoryd.v1.ExportedMemory
+ */
+export type ExportedMemory = Message<"memoryd.v1.ExportedMemory"> & {
+  /**
+   * Required. The memory, every field set as stored (id, scope, times,
+   * version, expiry).
+   *
+   * @generated from field: memoryd.v1.Memory memory = 1;
+   */
+  memory?: Memory | undefined;
+
+  /**
+   * Optional. The memory's dense vector, made by embedder_id. On import, an
+   * empty vector or another embedder means the content is embedded again.
+   *
+   * @generated from field: repeated float vector = 2;
+   */
+  vector: number[];
+
+  /**
+   * Optional. The embedder that made the vector (GetStatsResponse.embedder_id
+   * names the server's).
+   *
+   * @generated from field: string embedder_id = 3;
+   */
+  embedderId: string;
+};
+
+/**
+ * Describes the message memoryd.v1.ExportedMemory.
+ * Use `create(ExportedMemorySchema)` to create a new message.
+ */
+export const ExportedMemorySchema: GenMessage<ExportedMemory> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 29);
+
+/**
+ * One request of ImportMemories.
+ *
+ * @generated from message memoryd.v1.ImportMemoriesRequest
+ */
+export type ImportMemoriesRequest = Message<"memoryd.v1.ImportMemoriesRequest"> & {
+  /**
+   * Required. The memories to import: 1 to 500 per message; each message
+   * is journaled as one write.
+   *
+   * @generated from field: repeated memoryd.v1.ExportedMemory memories = 1;
+   */
+  memories: ExportedMemory[];
+};
+
+/**
+ * Describes the message memoryd.v1.ImportMemoriesRequest.
+ * Use `create(ImportMemoriesRequestSchema)` to create a new message.
+ */
+export const ImportMemoriesRequestSchema: GenMessage<ImportMemoriesRequest> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 30);
+
+/**
+ * The response of ImportMemories, once every record is applied.
+ *
+ * @generated from message memoryd.v1.ImportMemoriesResponse
+ */
+export type ImportMemoriesResponse = Message<"memoryd.v1.ImportMemoriesResponse"> & {
+  /**
+   * Records received.
+   *
+   * @generated from field: int64 received_count = 1;
+   */
+  receivedCount: bigint;
+
+  /**
+   * Records stored as new memories.
+   *
+   * @generated from field: int64 created_count = 2;
+   */
+  createdCount: bigint;
+
+  /**
+   * Records that replaced an older version of the same memory.
+   *
+   * @generated from field: int64 updated_count = 3;
+   */
+  updatedCount: bigint;
+
+  /**
+   * Records left out because the same memory is stored at the same or a
+   * newer version (a re-run), or because they had expired.
+   *
+   * @generated from field: int64 unchanged_count = 4;
+   */
+  unchangedCount: bigint;
+
+  /**
+   * Records whose content was embedded again (no vector, or another
+   * embedder's).
+   *
+   * @generated from field: int64 embedded_count = 5;
+   */
+  embeddedCount: bigint;
+
+  /**
+   * The token of the last write, for consistency_token.
+   *
+   * @generated from field: string write_token = 6;
+   */
+  writeToken: string;
+};
+
+/**
+ * Describes the message memoryd.v1.ImportMemoriesResponse.
+ * Use `create(ImportMemoriesResponseSchema)` to create a new message.
+ */
+export const ImportMemoriesResponseSchema: GenMessage<ImportMemoriesResponse> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 31);
+
+/**
+ * The request of WatchMemories.
+ *
+ * @generated from message memoryd.v1.WatchMemoriesRequest
+ */
+export type WatchMemoriesRequest = Message<"memoryd.v1.WatchMemoriesRequest"> & {
+  /**
+   * Optional. The scope to watch, read as ListMemories reads it. Unset (no
+   * id at all) means every owner, for admin principals only.
+   *
+   * @generated from field: memoryd.v1.Scope scope = 1;
+   */
+  scope?: Scope | undefined;
+
+  /**
+   * Optional. Resume after this sequence: the last one received. Unset
+   * means from now on; 0 means from the oldest change kept.
+   *
+   * @generated from field: optional int64 start_after_sequence = 2;
+   */
+  startAfterSequence?: bigint | undefined;
+};
+
+/**
+ * Describes the message memoryd.v1.WatchMemoriesRequest.
+ * Use `create(WatchMemoriesRequestSchema)` to create a new message.
+ */
+export const WatchMemoriesRequestSchema: GenMessage<WatchMemoriesRequest> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 32);
+
+/**
+ * One response of WatchMemories; exactly one field is set.
+ *
+ * @generated from message memoryd.v1.WatchMemoriesResponse
+ */
+export type WatchMemoriesResponse = Message<"memoryd.v1.WatchMemoriesResponse"> & {
+  /**
+   * The event.
+   *
+   * @generated from oneof memoryd.v1.WatchMemoriesResponse.event
+   */
+  event: {
+    /**
+     * The first response: the stream continues after this sequence.
+     *
+     * @generated from field: memoryd.v1.WatchStarted started = 1;
+     */
+    value: WatchStarted;
+    case: "started";
+  } | {
+    /**
+     * A change in the watched scope.
+     *
+     * @generated from field: memoryd.v1.MemoryChange change = 2;
+     */
+    value: MemoryChange;
+    case: "change";
+  } | {
+    /**
+     * The last response of a consumer that fell behind.
+     *
+     * @generated from field: memoryd.v1.WatchFellBehind fell_behind = 3;
+     */
+    value: WatchFellBehind;
+    case: "fellBehind";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message memoryd.v1.WatchMemoriesResponse.
+ * Use `create(WatchMemoriesResponseSchema)` to create a new message.
+ */
+export const WatchMemoriesResponseSchema: GenMessage<WatchMemoriesResponse> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 33);
+
+/**
+ * Where a watch starts.
+ *
+ * @generated from message memoryd.v1.WatchStarted
+ */
+export type WatchStarted = Message<"memoryd.v1.WatchStarted"> & {
+  /**
+   * The stream sends the changes after this sequence.
+   *
+   * @generated from field: int64 after_sequence = 1;
+   */
+  afterSequence: bigint;
+};
+
+/**
+ * Describes the message memoryd.v1.WatchStarted.
+ * Use `create(WatchStartedSchema)` to create a new message.
+ */
+export const WatchStartedSchema: GenMessage<WatchStarted> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 34);
+
+/**
+ * A consumer read too slowly and the stream ends.
+ *
+ * @generated from message memoryd.v1.WatchFellBehind
+ */
+export type WatchFellBehind = Message<"memoryd.v1.WatchFellBehind"> & {
+  /**
+   * Resume with start_after_sequence set to this: the last sequence sent.
+   *
+   * @generated from field: int64 resume_after_sequence = 1;
+   */
+  resumeAfterSequence: bigint;
+};
+
+/**
+ * Describes the message memoryd.v1.WatchFellBehind.
+ * Use `create(WatchFellBehindSchema)` to create a new message.
+ */
+export const WatchFellBehindSchema: GenMessage<WatchFellBehind> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 35);
+
+/**
+ * One applied change to one memory.
+ *
+ * @generated from message memoryd.v1.MemoryChange
+ */
+export type MemoryChange = Message<"memoryd.v1.MemoryChange"> & {
+  /**
+   * Increases by one or more from one change to the next, server-wide.
+   *
+   * @generated from field: int64 sequence = 1;
+   */
+  sequence: bigint;
+
+  /**
+   * What happened.
+   *
+   * @generated from field: memoryd.v1.ChangeType type = 2;
+   */
+  type: ChangeType;
+
+  /**
+   * The memory after the change; for DELETED and EXPIRED, as it was last
+   * stored.
+   *
+   * @generated from field: memoryd.v1.Memory memory = 3;
+   */
+  memory?: Memory | undefined;
+
+  /**
+   * When the write that made the change was journaled.
+   *
+   * @generated from field: google.protobuf.Timestamp change_time = 4;
+   */
+  changeTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message memoryd.v1.MemoryChange.
+ * Use `create(MemoryChangeSchema)` to create a new message.
+ */
+export const MemoryChangeSchema: GenMessage<MemoryChange> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 36);
+
+/**
+ * The request of GetStats.
+ *
+ * @generated from message memoryd.v1.GetStatsRequest
+ */
+export type GetStatsRequest = Message<"memoryd.v1.GetStatsRequest"> & {
+};
+
+/**
+ * Describes the message memoryd.v1.GetStatsRequest.
+ * Use `create(GetStatsRequestSchema)` to create a new message.
+ */
+export const GetStatsRequestSchema: GenMessage<GetStatsRequest> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 37);
+
+/**
+ * The response of GetStats.
+ *
+ * @generated from message memoryd.v1.GetStatsResponse
+ */
+export type GetStatsResponse = Message<"memoryd.v1.GetStatsResponse"> & {
+  /**
+   * Memories with a user_id (expired ones not yet purged included).
+   *
+   * @generated from field: int64 user_memory_count = 1;
+   */
+  userMemoryCount: bigint;
+
+  /**
+   * Shared memories with an agent_id.
+   *
+   * @generated from field: int64 agent_memory_count = 2;
+   */
+  agentMemoryCount: bigint;
+
+  /**
+   * Shared memories with an app_id and no agent_id.
+   *
+   * @generated from field: int64 app_memory_count = 3;
+   */
+  appMemoryCount: bigint;
+
+  /**
+   * Memories past their expire_time, waiting for the purge.
+   *
+   * @generated from field: int64 expired_memory_count = 4;
+   */
+  expiredMemoryCount: bigint;
+
+  /**
+   * Writes acknowledged and not yet applied.
+   *
+   * @generated from field: int64 journal_backlog = 5;
+   */
+  journalBacklog: bigint;
+
+  /**
+   * The last change sequence.
+   *
+   * @generated from field: int64 change_sequence = 6;
+   */
+  changeSequence: bigint;
+
+  /**
+   * The embedder reads and writes use.
+   *
+   * @generated from field: string embedder_id = 7;
+   */
+  embedderId: string;
+
+  /**
+   * Its dimension.
+   *
+   * @generated from field: int32 dimension = 8;
+   */
+  dimension: number;
+
+  /**
+   * "edge" (embedded Qdrant Edge) or "qdrant" (a Qdrant server).
+   *
+   * @generated from field: string backend = 9;
+   */
+  backend: string;
+
+  /**
+   * Bytes the index takes on disk; 0 when it is not local.
+   *
+   * @generated from field: int64 index_disk_bytes = 10;
+   */
+  indexDiskBytes: bigint;
+
+  /**
+   * Bytes the journal takes on disk.
+   *
+   * @generated from field: int64 journal_disk_bytes = 11;
+   */
+  journalDiskBytes: bigint;
+
+  /**
+   * The current or last re-embedding, if any.
+   *
+   * @generated from field: memoryd.v1.ReembedStatus reembed = 12;
+   */
+  reembed?: ReembedStatus | undefined;
+};
+
+/**
+ * Describes the message memoryd.v1.GetStatsResponse.
+ * Use `create(GetStatsResponseSchema)` to create a new message.
+ */
+export const GetStatsResponseSchema: GenMessage<GetStatsResponse> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 38);
+
+/**
+ * The request of StartReembed.
+ *
+ * @generated from message memoryd.v1.StartReembedRequest
+ */
+export type StartReembedRequest = Message<"memoryd.v1.StartReembedRequest"> & {
+  /**
+   * Required. The embedder to move to, as MEMORYD_EMBEDDER names it
+   * ("local", "gemini"), optionally with a model after a colon
+   * ("gemini:gemini-embedding-001").
+   *
+   * @generated from field: string embedder = 1;
+   */
+  embedder: string;
+};
+
+/**
+ * Describes the message memoryd.v1.StartReembedRequest.
+ * Use `create(StartReembedRequestSchema)` to create a new message.
+ */
+export const StartReembedRequestSchema: GenMessage<StartReembedRequest> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 39);
+
+/**
+ * The response of StartReembed.
+ *
+ * @generated from message memoryd.v1.StartReembedResponse
+ */
+export type StartReembedResponse = Message<"memoryd.v1.StartReembedResponse"> & {
+  /**
+   * The job, as GetReembedStatus reports it.
+   *
+   * @generated from field: memoryd.v1.ReembedStatus status = 1;
+   */
+  status?: ReembedStatus | undefined;
+};
+
+/**
+ * Describes the message memoryd.v1.StartReembedResponse.
+ * Use `create(StartReembedResponseSchema)` to create a new message.
+ */
+export const StartReembedResponseSchema: GenMessage<StartReembedResponse> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 40);
+
+/**
+ * The request of GetReembedStatus.
+ *
+ * @generated from message memoryd.v1.GetReembedStatusRequest
+ */
+export type GetReembedStatusRequest = Message<"memoryd.v1.GetReembedStatusRequest"> & {
+};
+
+/**
+ * Describes the message memoryd.v1.GetReembedStatusRequest.
+ * Use `create(GetReembedStatusRequestSchema)` to create a new message.
+ */
+export const GetReembedStatusRequestSchema: GenMessage<GetReembedStatusRequest> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 41);
+
+/**
+ * The response of GetReembedStatus.
+ *
+ * @generated from message memoryd.v1.GetReembedStatusResponse
+ */
+export type GetReembedStatusResponse = Message<"memoryd.v1.GetReembedStatusResponse"> & {
+  /**
+   * The current or last job; state REEMBED_STATE_UNSPECIFIED if none ran.
+   *
+   * @generated from field: memoryd.v1.ReembedStatus status = 1;
+   */
+  status?: ReembedStatus | undefined;
+};
+
+/**
+ * Describes the message memoryd.v1.GetReembedStatusResponse.
+ * Use `create(GetReembedStatusResponseSchema)` to create a new message.
+ */
+export const GetReembedStatusResponseSchema: GenMessage<GetReembedStatusResponse> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 42);
+
+/**
+ * A re-embedding job.
+ *
+ * @generated from message memoryd.v1.ReembedStatus
+ */
+export type ReembedStatus = Message<"memoryd.v1.ReembedStatus"> & {
+  /**
+   * Where it stands.
+   *
+   * @generated from field: memoryd.v1.ReembedState state = 1;
+   */
+  state: ReembedState;
+
+  /**
+   * The embedder it moves from.
+   *
+   * @generated from field: string from_embedder_id = 2;
+   */
+  fromEmbedderId: string;
+
+  /**
+   * The embedder it moves to.
+   *
+   * @generated from field: string to_embedder_id = 3;
+   */
+  toEmbedderId: string;
+
+  /**
+   * Memories re-embedded so far.
+   *
+   * @generated from field: int64 done_count = 4;
+   */
+  doneCount: bigint;
+
+  /**
+   * Memories to re-embed (grows if memories are written meanwhile).
+   *
+   * @generated from field: int64 total_count = 5;
+   */
+  totalCount: bigint;
+
+  /**
+   * Why it failed, for REEMBED_STATE_FAILED.
+   *
+   * @generated from field: string error = 6;
+   */
+  error: string;
+
+  /**
+   * When it started.
+   *
+   * @generated from field: google.protobuf.Timestamp start_time = 7;
+   */
+  startTime?: Timestamp | undefined;
+
+  /**
+   * When it switched over or failed.
+   *
+   * @generated from field: google.protobuf.Timestamp end_time = 8;
+   */
+  endTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message memoryd.v1.ReembedStatus.
+ * Use `create(ReembedStatusSchema)` to create a new message.
+ */
+export const ReembedStatusSchema: GenMessage<ReembedStatus> = /*@__PURE__*/
+  messageDesc(file_memoryd_v1_memory_service, 43);
+
+/**
  * Why a call failed: the reason of the google.rpc.ErrorInfo (domain
  * "memoryd") that every error carries. ErrorInfo.reason is the value's name
  * without the ERROR_REASON_ prefix ("MEMORY_NOT_FOUND"), so clients can map
@@ -1406,6 +2109,23 @@ export enum ErrorReason {
    * @generated from enum value: ERROR_REASON_INTERNAL = 16;
    */
   INTERNAL = 16,
+
+  /**
+   * OUT_OF_RANGE: WatchMemories was asked to resume after a sequence older
+   * than the change history the server keeps, or past its end. Read the
+   * scope again (ListMemories or ExportMemories) and watch from `started`.
+   *
+   * @generated from enum value: ERROR_REASON_CHANGE_HISTORY_EXPIRED = 17;
+   */
+  CHANGE_HISTORY_EXPIRED = 17,
+
+  /**
+   * FAILED_PRECONDITION: a re-embedding to another embedder is running;
+   * GetReembedStatus reports it.
+   *
+   * @generated from enum value: ERROR_REASON_REEMBED_IN_PROGRESS = 18;
+   */
+  REEMBED_IN_PROGRESS = 18,
 }
 
 /**
@@ -1744,6 +2464,95 @@ export const MetadataUpdateModeSchema: GenEnum<MetadataUpdateMode> = /*@__PURE__
   enumDesc(file_memoryd_v1_memory_service, 8);
 
 /**
+ * What a change did.
+ *
+ * @generated from enum memoryd.v1.ChangeType
+ */
+export enum ChangeType {
+  /**
+   * Not set; never sent.
+   *
+   * @generated from enum value: CHANGE_TYPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A memory was stored.
+   *
+   * @generated from enum value: CHANGE_TYPE_CREATED = 1;
+   */
+  CREATED = 1,
+
+  /**
+   * A memory changed (an update, a create by memory_key, an import).
+   *
+   * @generated from enum value: CHANGE_TYPE_UPDATED = 2;
+   */
+  UPDATED = 2,
+
+  /**
+   * A memory was deleted (DeleteMemory or ForgetMemories).
+   *
+   * @generated from enum value: CHANGE_TYPE_DELETED = 3;
+   */
+  DELETED = 3,
+
+  /**
+   * The purge deleted a memory past its expire_time.
+   *
+   * @generated from enum value: CHANGE_TYPE_EXPIRED = 4;
+   */
+  EXPIRED = 4,
+}
+
+/**
+ * Describes the enum memoryd.v1.ChangeType.
+ */
+export const ChangeTypeSchema: GenEnum<ChangeType> = /*@__PURE__*/
+  enumDesc(file_memoryd_v1_memory_service, 9);
+
+/**
+ * Where a re-embedding stands.
+ *
+ * @generated from enum memoryd.v1.ReembedState
+ */
+export enum ReembedState {
+  /**
+   * No job has run.
+   *
+   * @generated from enum value: REEMBED_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Vectors are being computed; reads use the old embedder.
+   *
+   * @generated from enum value: REEMBED_STATE_RUNNING = 1;
+   */
+  RUNNING = 1,
+
+  /**
+   * Reads and writes use the new embedder.
+   *
+   * @generated from enum value: REEMBED_STATE_SWITCHED = 2;
+   */
+  SWITCHED = 2,
+
+  /**
+   * The job stopped; error says why. Starting it again resumes it.
+   *
+   * @generated from enum value: REEMBED_STATE_FAILED = 3;
+   */
+  FAILED = 3,
+}
+
+/**
+ * Describes the enum memoryd.v1.ReembedState.
+ */
+export const ReembedStateSchema: GenEnum<ReembedState> = /*@__PURE__*/
+  enumDesc(file_memoryd_v1_memory_service, 10);
+
+/**
  * Long-term memory for AI agents: store short texts with their scope and find
  * them again by meaning.
  *
@@ -1968,6 +2777,133 @@ export const MemoryService: GenService<{
     methodKind: "unary";
     input: typeof ForgetMemoriesRequestSchema;
     output: typeof ForgetMemoriesResponseSchema;
+  },
+  /**
+   * Streams the memories of a scope (or, for an admin principal with no
+   * scope set, of every owner) with their vectors, for backup and
+   * migration. The export is a snapshot: the scope's acknowledged writes are
+   * applied first, then the selection is read while no write is applied, so
+   * a memory written during the export is either wholly in it, as of one
+   * version, or wholly absent. Writes are still acknowledged meanwhile and
+   * applied once the snapshot is taken. The first response carries the
+   * header; every response carries up to page_size memories. Expired
+   * memories are left out.
+   *
+   * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+   * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+   * caller may not read or, without a scope, a caller that is not an admin,
+   * RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+   * (WRITE_NOT_YET_APPLIED), INTERNAL.
+   *
+   * @generated from rpc memoryd.v1.MemoryService.ExportMemories
+   */
+  exportMemories: {
+    methodKind: "server_streaming";
+    input: typeof ExportMemoriesRequestSchema;
+    output: typeof ExportMemoriesResponseSchema;
+  },
+  /**
+   * Imports exported memories, keeping their ids, keys, scopes, times and
+   * versions. Idempotent per record: a memory already stored at the same or
+   * a newer version is left as it is, so running an interrupted import again
+   * writes nothing twice. A record whose embedder_id is the server's keeps
+   * its vector; any other is embedded again. Each request message is
+   * journaled as one write before it is applied, so an import is as durable
+   * as any write; the response comes once every record is applied. Records
+   * already expired are skipped. A bad record fails the call with
+   * INVALID_ARGUMENT naming it (messages before it stay imported; run the
+   * corrected import again).
+   *
+   * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+   * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a record in
+   * a scope the caller may not write, RESOURCE_EXHAUSTED
+   * (WRITE_BACKLOG_FULL, RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN,
+   * EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED, INTERNAL.
+   *
+   * @generated from rpc memoryd.v1.MemoryService.ImportMemories
+   */
+  importMemories: {
+    methodKind: "client_streaming";
+    input: typeof ImportMemoriesRequestSchema;
+    output: typeof ImportMemoriesResponseSchema;
+  },
+  /**
+   * Streams the changes to the memories of a scope (or, for an admin
+   * principal with no scope set, of every owner) as they are applied:
+   * created, updated, deleted and expired, each with a sequence number that
+   * increases across the server's whole change history. The first response
+   * is `started`, naming the sequence the stream continues after; from then
+   * on nothing is missed and nothing is sent twice. Resume after a
+   * disconnect with start_after_sequence set to the last sequence received.
+   * A consumer that reads too slowly for the server's buffer (server setting
+   * watch_buffer_events) gets one `fell_behind` response naming the
+   * sequence to resume after, and the stream ends with OK: no event is ever
+   * skipped silently. The history is kept for the request id retention
+   * (request_id_retention_seconds).
+   *
+   * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+   * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED), OUT_OF_RANGE
+   * (CHANGE_HISTORY_EXPIRED) for a start_after_sequence older than the kept
+   * history or past its end, RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE
+   * (SHUTTING_DOWN), INTERNAL.
+   *
+   * @generated from rpc memoryd.v1.MemoryService.WatchMemories
+   */
+  watchMemories: {
+    methodKind: "server_streaming";
+    input: typeof WatchMemoriesRequestSchema;
+    output: typeof WatchMemoriesResponseSchema;
+  },
+  /**
+   * Reports what the server holds: memories per kind of owner, the journal
+   * backlog, the embedder, the engine's sizes and any re-embedding. Admin
+   * principals only.
+   *
+   * Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+   * RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+   *
+   * @generated from rpc memoryd.v1.MemoryService.GetStats
+   */
+  getStats: {
+    methodKind: "unary";
+    input: typeof GetStatsRequestSchema;
+    output: typeof GetStatsResponseSchema;
+  },
+  /**
+   * Starts re-embedding every memory with another embedder, in the
+   * background, while the server keeps serving with the current one. Once
+   * every memory has its new vector, reads and writes switch over to the new
+   * embedder at once, and the old vectors are dropped. Progress survives a
+   * restart: the server resumes the job when it starts again. Starting the
+   * same target again returns the running job. Admin principals only.
+   *
+   * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT) for an unknown embedder or
+   * the current one, UNAUTHENTICATED, PERMISSION_DENIED
+   * (SCOPE_NOT_PERMITTED), FAILED_PRECONDITION (REEMBED_IN_PROGRESS) while a
+   * job to another embedder runs, UNAVAILABLE (EMBEDDING_UNAVAILABLE) when
+   * the new embedder cannot be loaded, RESOURCE_EXHAUSTED (RATE_LIMITED),
+   * INTERNAL.
+   *
+   * @generated from rpc memoryd.v1.MemoryService.StartReembed
+   */
+  startReembed: {
+    methodKind: "unary";
+    input: typeof StartReembedRequestSchema;
+    output: typeof StartReembedResponseSchema;
+  },
+  /**
+   * Returns the state of the current or last re-embedding. Admin principals
+   * only.
+   *
+   * Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+   * RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+   *
+   * @generated from rpc memoryd.v1.MemoryService.GetReembedStatus
+   */
+  getReembedStatus: {
+    methodKind: "unary";
+    input: typeof GetReembedStatusRequestSchema;
+    output: typeof GetReembedStatusResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memoryd_v1_memory_service, 0);

@@ -261,6 +261,50 @@ private static final long serialVersionUID = 0L;
     return result == null ? dev.memoryd.v1.WriteMode.UNRECOGNIZED : result;
   }
 
+  public static final int TTL_FIELD_NUMBER = 6;
+  private com.google.protobuf.Duration ttl_;
+  /**
+   * <pre>
+   * Optional. How long the memory lives, counted from when the write is
+   * journaled: the memory's expire_time becomes that time plus ttl.
+   * Positive, at most 100 years; not together with memory.expire_time.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return Whether the ttl field is set.
+   */
+  @java.lang.Override
+  public boolean hasTtl() {
+    return ((bitField0_ & 0x00000004) != 0);
+  }
+  /**
+   * <pre>
+   * Optional. How long the memory lives, counted from when the write is
+   * journaled: the memory's expire_time becomes that time plus ttl.
+   * Positive, at most 100 years; not together with memory.expire_time.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return The ttl.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Duration getTtl() {
+    return ttl_ == null ? com.google.protobuf.Duration.getDefaultInstance() : ttl_;
+  }
+  /**
+   * <pre>
+   * Optional. How long the memory lives, counted from when the write is
+   * journaled: the memory's expire_time becomes that time plus ttl.
+   * Positive, at most 100 years; not together with memory.expire_time.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.DurationOrBuilder getTtlOrBuilder() {
+    return ttl_ == null ? com.google.protobuf.Duration.getDefaultInstance() : ttl_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -290,6 +334,9 @@ private static final long serialVersionUID = 0L;
     if (mode_ != dev.memoryd.v1.WriteMode.WRITE_MODE_UNSPECIFIED.getNumber()) {
       output.writeEnum(5, mode_);
     }
+    if (((bitField0_ & 0x00000004) != 0)) {
+      output.writeMessage(6, getTtl());
+    }
     getUnknownFields().writeTo(output);
   }
   private int computeSerializedSize_0() {
@@ -311,6 +358,10 @@ private static final long serialVersionUID = 0L;
     if (mode_ != dev.memoryd.v1.WriteMode.WRITE_MODE_UNSPECIFIED.getNumber()) {
       size += com.google.protobuf.CodedOutputStream
         .computeEnumSize(5, mode_);
+    }
+    if (((bitField0_ & 0x00000004) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(6, getTtl());
     }
     return size;
   }
@@ -352,6 +403,11 @@ private static final long serialVersionUID = 0L;
     if (!getRequestId()
         .equals(other.getRequestId())) return false;
     if (mode_ != other.mode_) return false;
+    if (hasTtl() != other.hasTtl()) return false;
+    if (hasTtl()) {
+      if (!getTtl()
+          .equals(other.getTtl())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -378,6 +434,10 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getRequestId().hashCode();
     hash = (37 * hash) + MODE_FIELD_NUMBER;
     hash = (53 * hash) + mode_;
+    if (hasTtl()) {
+      hash = (37 * hash) + TTL_FIELD_NUMBER;
+      hash = (53 * hash) + getTtl().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -513,6 +573,7 @@ private static final long serialVersionUID = 0L;
       if (com.google.protobuf.GeneratedMessage
               .alwaysUseFieldBuilders) {
         internalGetMemoryFieldBuilder();
+        internalGetTtlFieldBuilder();
       }
     }
     @java.lang.Override
@@ -528,6 +589,11 @@ private static final long serialVersionUID = 0L;
       dedupThreshold_ = 0F;
       requestId_ = "";
       mode_ = 0;
+      ttl_ = null;
+      if (ttlBuilder_ != null) {
+        ttlBuilder_.dispose();
+        ttlBuilder_ = null;
+      }
       return this;
     }
 
@@ -581,6 +647,12 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000010) != 0)) {
         result.mode_ = mode_;
       }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.ttl_ = ttlBuilder_ == null
+            ? ttl_
+            : ttlBuilder_.build();
+        to_bitField0_ |= 0x00000004;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -614,6 +686,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.mode_ != 0) {
         setModeValue(other.getModeValue());
+      }
+      if (other.hasTtl()) {
+        mergeTtl(other.getTtl());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -666,6 +741,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000010;
               break;
             } // case 40
+            case 50: {
+              input.readMessage(
+                  internalGetTtlFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1199,6 +1281,179 @@ private static final long serialVersionUID = 0L;
       mode_ = 0;
       onChanged();
       return this;
+    }
+
+    private com.google.protobuf.Duration ttl_;
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> ttlBuilder_;
+    /**
+     * <pre>
+     * Optional. How long the memory lives, counted from when the write is
+     * journaled: the memory's expire_time becomes that time plus ttl.
+     * Positive, at most 100 years; not together with memory.expire_time.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     * @return Whether the ttl field is set.
+     */
+    public boolean hasTtl() {
+      return ((bitField0_ & 0x00000020) != 0);
+    }
+    /**
+     * <pre>
+     * Optional. How long the memory lives, counted from when the write is
+     * journaled: the memory's expire_time becomes that time plus ttl.
+     * Positive, at most 100 years; not together with memory.expire_time.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     * @return The ttl.
+     */
+    public com.google.protobuf.Duration getTtl() {
+      if (ttlBuilder_ == null) {
+        return ttl_ == null ? com.google.protobuf.Duration.getDefaultInstance() : ttl_;
+      } else {
+        return ttlBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Optional. How long the memory lives, counted from when the write is
+     * journaled: the memory's expire_time becomes that time plus ttl.
+     * Positive, at most 100 years; not together with memory.expire_time.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder setTtl(com.google.protobuf.Duration value) {
+      if (ttlBuilder_ == null) {
+        java.util.Objects.requireNonNull(value);
+        ttl_ = value;
+      } else {
+        ttlBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. How long the memory lives, counted from when the write is
+     * journaled: the memory's expire_time becomes that time plus ttl.
+     * Positive, at most 100 years; not together with memory.expire_time.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder setTtl(
+        com.google.protobuf.Duration.Builder builderForValue) {
+      if (ttlBuilder_ == null) {
+        ttl_ = builderForValue.build();
+      } else {
+        ttlBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. How long the memory lives, counted from when the write is
+     * journaled: the memory's expire_time becomes that time plus ttl.
+     * Positive, at most 100 years; not together with memory.expire_time.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder mergeTtl(com.google.protobuf.Duration value) {
+      if (ttlBuilder_ == null) {
+        if (((bitField0_ & 0x00000020) != 0) &&
+          ttl_ != null &&
+          ttl_ != com.google.protobuf.Duration.getDefaultInstance()) {
+          getTtlBuilder().mergeFrom(value);
+        } else {
+          ttl_ = value;
+        }
+      } else {
+        ttlBuilder_.mergeFrom(value);
+      }
+      if (ttl_ != null) {
+        bitField0_ |= 0x00000020;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. How long the memory lives, counted from when the write is
+     * journaled: the memory's expire_time becomes that time plus ttl.
+     * Positive, at most 100 years; not together with memory.expire_time.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder clearTtl() {
+      bitField0_ = (bitField0_ & ~0x00000020);
+      ttl_ = null;
+      if (ttlBuilder_ != null) {
+        ttlBuilder_.dispose();
+        ttlBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. How long the memory lives, counted from when the write is
+     * journaled: the memory's expire_time becomes that time plus ttl.
+     * Positive, at most 100 years; not together with memory.expire_time.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public com.google.protobuf.Duration.Builder getTtlBuilder() {
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return internalGetTtlFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Optional. How long the memory lives, counted from when the write is
+     * journaled: the memory's expire_time becomes that time plus ttl.
+     * Positive, at most 100 years; not together with memory.expire_time.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public com.google.protobuf.DurationOrBuilder getTtlOrBuilder() {
+      if (ttlBuilder_ != null) {
+        return ttlBuilder_.getMessageOrBuilder();
+      } else {
+        return ttl_ == null ?
+            com.google.protobuf.Duration.getDefaultInstance() : ttl_;
+      }
+    }
+    /**
+     * <pre>
+     * Optional. How long the memory lives, counted from when the write is
+     * journaled: the memory's expire_time becomes that time plus ttl.
+     * Positive, at most 100 years; not together with memory.expire_time.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> 
+        internalGetTtlFieldBuilder() {
+      if (ttlBuilder_ == null) {
+        ttlBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder>(
+                getTtl(),
+                getParentForChildren(),
+                isClean());
+        ttl_ = null;
+      }
+      return ttlBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:memoryd.v1.CreateMemoryRequest)

@@ -134,4 +134,37 @@ public interface CreateMemoryRequestOrBuilder extends
    * @return The mode.
    */
   dev.memoryd.v1.WriteMode getMode();
+
+  /**
+   * <pre>
+   * Optional. How long the memory lives, counted from when the write is
+   * journaled: the memory's expire_time becomes that time plus ttl.
+   * Positive, at most 100 years; not together with memory.expire_time.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return Whether the ttl field is set.
+   */
+  boolean hasTtl();
+  /**
+   * <pre>
+   * Optional. How long the memory lives, counted from when the write is
+   * journaled: the memory's expire_time becomes that time plus ttl.
+   * Positive, at most 100 years; not together with memory.expire_time.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return The ttl.
+   */
+  com.google.protobuf.Duration getTtl();
+  /**
+   * <pre>
+   * Optional. How long the memory lives, counted from when the write is
+   * journaled: the memory's expire_time becomes that time plus ttl.
+   * Positive, at most 100 years; not together with memory.expire_time.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration ttl = 6 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+   */
+  com.google.protobuf.DurationOrBuilder getTtlOrBuilder();
 }

@@ -172,6 +172,25 @@ public enum ErrorReason
    * <code>ERROR_REASON_INTERNAL = 16;</code>
    */
   ERROR_REASON_INTERNAL(16),
+  /**
+   * <pre>
+   * OUT_OF_RANGE: WatchMemories was asked to resume after a sequence older
+   * than the change history the server keeps, or past its end. Read the
+   * scope again (ListMemories or ExportMemories) and watch from `started`.
+   * </pre>
+   *
+   * <code>ERROR_REASON_CHANGE_HISTORY_EXPIRED = 17;</code>
+   */
+  ERROR_REASON_CHANGE_HISTORY_EXPIRED(17),
+  /**
+   * <pre>
+   * FAILED_PRECONDITION: a re-embedding to another embedder is running;
+   * GetReembedStatus reports it.
+   * </pre>
+   *
+   * <code>ERROR_REASON_REEMBED_IN_PROGRESS = 18;</code>
+   */
+  ERROR_REASON_REEMBED_IN_PROGRESS(18),
   UNRECOGNIZED(-1),
   ;
 
@@ -337,6 +356,25 @@ public enum ErrorReason
    * <code>ERROR_REASON_INTERNAL = 16;</code>
    */
   public static final int ERROR_REASON_INTERNAL_VALUE = 16;
+  /**
+   * <pre>
+   * OUT_OF_RANGE: WatchMemories was asked to resume after a sequence older
+   * than the change history the server keeps, or past its end. Read the
+   * scope again (ListMemories or ExportMemories) and watch from `started`.
+   * </pre>
+   *
+   * <code>ERROR_REASON_CHANGE_HISTORY_EXPIRED = 17;</code>
+   */
+  public static final int ERROR_REASON_CHANGE_HISTORY_EXPIRED_VALUE = 17;
+  /**
+   * <pre>
+   * FAILED_PRECONDITION: a re-embedding to another embedder is running;
+   * GetReembedStatus reports it.
+   * </pre>
+   *
+   * <code>ERROR_REASON_REEMBED_IN_PROGRESS = 18;</code>
+   */
+  public static final int ERROR_REASON_REEMBED_IN_PROGRESS_VALUE = 18;
 
 
   public final int getNumber() {
@@ -380,6 +418,8 @@ public enum ErrorReason
       case 14: return ERROR_REASON_SCOPE_NOT_PERMITTED;
       case 15: return ERROR_REASON_RATE_LIMITED;
       case 16: return ERROR_REASON_INTERNAL;
+      case 17: return ERROR_REASON_CHANGE_HISTORY_EXPIRED;
+      case 18: return ERROR_REASON_REEMBED_IN_PROGRESS;
       default: return null;
     }
   }

@@ -66,6 +66,7 @@ private static final long serialVersionUID = 0L;
     UPDATE_MEMORY(7),
     DELETE_MEMORY(8),
     FORGET_MEMORIES(9),
+    IMPORT_MEMORIES(11),
     RESULT_NOT_SET(0);
     private final int value;
     private ResultCase(int value) {
@@ -88,6 +89,7 @@ private static final long serialVersionUID = 0L;
         case 7: return UPDATE_MEMORY;
         case 8: return DELETE_MEMORY;
         case 9: return FORGET_MEMORIES;
+        case 11: return IMPORT_MEMORIES;
         case 0: return RESULT_NOT_SET;
         default: return null;
       }
@@ -470,6 +472,49 @@ private static final long serialVersionUID = 0L;
     return dev.memoryd.v1.ForgetMemoriesResponse.getDefaultInstance();
   }
 
+  public static final int IMPORT_MEMORIES_FIELD_NUMBER = 11;
+  /**
+   * <pre>
+   * The result of one ImportMemories request message (each is one write).
+   * </pre>
+   *
+   * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+   * @return Whether the importMemories field is set.
+   */
+  @java.lang.Override
+  public boolean hasImportMemories() {
+    return resultCase_ == 11;
+  }
+  /**
+   * <pre>
+   * The result of one ImportMemories request message (each is one write).
+   * </pre>
+   *
+   * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+   * @return The importMemories.
+   */
+  @java.lang.Override
+  public dev.memoryd.v1.ImportMemoriesResponse getImportMemories() {
+    if (resultCase_ == 11) {
+       return (dev.memoryd.v1.ImportMemoriesResponse) result_;
+    }
+    return dev.memoryd.v1.ImportMemoriesResponse.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * The result of one ImportMemories request message (each is one write).
+   * </pre>
+   *
+   * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+   */
+  @java.lang.Override
+  public dev.memoryd.v1.ImportMemoriesResponseOrBuilder getImportMemoriesOrBuilder() {
+    if (resultCase_ == 11) {
+       return (dev.memoryd.v1.ImportMemoriesResponse) result_;
+    }
+    return dev.memoryd.v1.ImportMemoriesResponse.getDefaultInstance();
+  }
+
   public static final int ERROR_FIELD_NUMBER = 10;
   private com.google.rpc.Status error_;
   /**
@@ -552,6 +597,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000004) != 0)) {
       output.writeMessage(10, getError());
     }
+    if (resultCase_ == 11) {
+      output.writeMessage(11, (dev.memoryd.v1.ImportMemoriesResponse) result_);
+    }
     getUnknownFields().writeTo(output);
   }
   private int computeSerializedSize_0() {
@@ -594,6 +642,10 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000004) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(10, getError());
+    }
+    if (resultCase_ == 11) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(11, (dev.memoryd.v1.ImportMemoriesResponse) result_);
     }
     return size;
   }
@@ -659,6 +711,10 @@ private static final long serialVersionUID = 0L;
         if (!getForgetMemories()
             .equals(other.getForgetMemories())) return false;
         break;
+      case 11:
+        if (!getImportMemories()
+            .equals(other.getImportMemories())) return false;
+        break;
       case 0:
       default:
     }
@@ -709,6 +765,10 @@ private static final long serialVersionUID = 0L;
       case 9:
         hash = (37 * hash) + FORGET_MEMORIES_FIELD_NUMBER;
         hash = (53 * hash) + getForgetMemories().hashCode();
+        break;
+      case 11:
+        hash = (37 * hash) + IMPORT_MEMORIES_FIELD_NUMBER;
+        hash = (53 * hash) + getImportMemories().hashCode();
         break;
       case 0:
       default:
@@ -883,6 +943,9 @@ private static final long serialVersionUID = 0L;
       if (forgetMemoriesBuilder_ != null) {
         forgetMemoriesBuilder_.clear();
       }
+      if (importMemoriesBuilder_ != null) {
+        importMemoriesBuilder_.clear();
+      }
       error_ = null;
       if (errorBuilder_ != null) {
         errorBuilder_.dispose();
@@ -943,7 +1006,7 @@ private static final long serialVersionUID = 0L;
             : applyTimeBuilder_.build();
         to_bitField0_ |= 0x00000002;
       }
-      if (((from_bitField0_ & 0x00000200) != 0)) {
+      if (((from_bitField0_ & 0x00000400) != 0)) {
         result.error_ = errorBuilder_ == null
             ? error_
             : errorBuilder_.build();
@@ -974,6 +1037,10 @@ private static final long serialVersionUID = 0L;
       if (resultCase_ == 9 &&
           forgetMemoriesBuilder_ != null) {
         result.result_ = forgetMemoriesBuilder_.build();
+      }
+      if (resultCase_ == 11 &&
+          importMemoriesBuilder_ != null) {
+        result.result_ = importMemoriesBuilder_.build();
       }
     }
 
@@ -1025,6 +1092,10 @@ private static final long serialVersionUID = 0L;
         }
         case FORGET_MEMORIES: {
           mergeForgetMemories(other.getForgetMemories());
+          break;
+        }
+        case IMPORT_MEMORIES: {
+          mergeImportMemories(other.getImportMemories());
           break;
         }
         case RESULT_NOT_SET: {
@@ -1118,9 +1189,16 @@ private static final long serialVersionUID = 0L;
               input.readMessage(
                   internalGetErrorFieldBuilder().getBuilder(),
                   extensionRegistry);
-              bitField0_ |= 0x00000200;
+              bitField0_ |= 0x00000400;
               break;
             } // case 82
+            case 90: {
+              input.readMessage(
+                  internalGetImportMemoriesFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              resultCase_ = 11;
+              break;
+            } // case 90
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2516,6 +2594,182 @@ private static final long serialVersionUID = 0L;
       return forgetMemoriesBuilder_;
     }
 
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.memoryd.v1.ImportMemoriesResponse, dev.memoryd.v1.ImportMemoriesResponse.Builder, dev.memoryd.v1.ImportMemoriesResponseOrBuilder> importMemoriesBuilder_;
+    /**
+     * <pre>
+     * The result of one ImportMemories request message (each is one write).
+     * </pre>
+     *
+     * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+     * @return Whether the importMemories field is set.
+     */
+    @java.lang.Override
+    public boolean hasImportMemories() {
+      return resultCase_ == 11;
+    }
+    /**
+     * <pre>
+     * The result of one ImportMemories request message (each is one write).
+     * </pre>
+     *
+     * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+     * @return The importMemories.
+     */
+    @java.lang.Override
+    public dev.memoryd.v1.ImportMemoriesResponse getImportMemories() {
+      if (importMemoriesBuilder_ == null) {
+        if (resultCase_ == 11) {
+          return (dev.memoryd.v1.ImportMemoriesResponse) result_;
+        }
+        return dev.memoryd.v1.ImportMemoriesResponse.getDefaultInstance();
+      } else {
+        if (resultCase_ == 11) {
+          return importMemoriesBuilder_.getMessage();
+        }
+        return dev.memoryd.v1.ImportMemoriesResponse.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The result of one ImportMemories request message (each is one write).
+     * </pre>
+     *
+     * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+     */
+    public Builder setImportMemories(dev.memoryd.v1.ImportMemoriesResponse value) {
+      if (importMemoriesBuilder_ == null) {
+        java.util.Objects.requireNonNull(value);
+        result_ = value;
+        onChanged();
+      } else {
+        importMemoriesBuilder_.setMessage(value);
+      }
+      resultCase_ = 11;
+      return this;
+    }
+    /**
+     * <pre>
+     * The result of one ImportMemories request message (each is one write).
+     * </pre>
+     *
+     * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+     */
+    public Builder setImportMemories(
+        dev.memoryd.v1.ImportMemoriesResponse.Builder builderForValue) {
+      if (importMemoriesBuilder_ == null) {
+        result_ = builderForValue.build();
+        onChanged();
+      } else {
+        importMemoriesBuilder_.setMessage(builderForValue.build());
+      }
+      resultCase_ = 11;
+      return this;
+    }
+    /**
+     * <pre>
+     * The result of one ImportMemories request message (each is one write).
+     * </pre>
+     *
+     * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+     */
+    public Builder mergeImportMemories(dev.memoryd.v1.ImportMemoriesResponse value) {
+      if (importMemoriesBuilder_ == null) {
+        if (resultCase_ == 11 &&
+            result_ != dev.memoryd.v1.ImportMemoriesResponse.getDefaultInstance()) {
+          result_ = dev.memoryd.v1.ImportMemoriesResponse.newBuilder((dev.memoryd.v1.ImportMemoriesResponse) result_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          result_ = value;
+        }
+        onChanged();
+      } else {
+        if (resultCase_ == 11) {
+          importMemoriesBuilder_.mergeFrom(value);
+        } else {
+          importMemoriesBuilder_.setMessage(value);
+        }
+      }
+      resultCase_ = 11;
+      return this;
+    }
+    /**
+     * <pre>
+     * The result of one ImportMemories request message (each is one write).
+     * </pre>
+     *
+     * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+     */
+    public Builder clearImportMemories() {
+      if (importMemoriesBuilder_ == null) {
+        if (resultCase_ == 11) {
+          resultCase_ = 0;
+          result_ = null;
+          onChanged();
+        }
+      } else {
+        if (resultCase_ == 11) {
+          resultCase_ = 0;
+          result_ = null;
+        }
+        importMemoriesBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The result of one ImportMemories request message (each is one write).
+     * </pre>
+     *
+     * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+     */
+    public dev.memoryd.v1.ImportMemoriesResponse.Builder getImportMemoriesBuilder() {
+      return internalGetImportMemoriesFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The result of one ImportMemories request message (each is one write).
+     * </pre>
+     *
+     * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+     */
+    @java.lang.Override
+    public dev.memoryd.v1.ImportMemoriesResponseOrBuilder getImportMemoriesOrBuilder() {
+      if ((resultCase_ == 11) && (importMemoriesBuilder_ != null)) {
+        return importMemoriesBuilder_.getMessageOrBuilder();
+      } else {
+        if (resultCase_ == 11) {
+          return (dev.memoryd.v1.ImportMemoriesResponse) result_;
+        }
+        return dev.memoryd.v1.ImportMemoriesResponse.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The result of one ImportMemories request message (each is one write).
+     * </pre>
+     *
+     * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.memoryd.v1.ImportMemoriesResponse, dev.memoryd.v1.ImportMemoriesResponse.Builder, dev.memoryd.v1.ImportMemoriesResponseOrBuilder> 
+        internalGetImportMemoriesFieldBuilder() {
+      if (importMemoriesBuilder_ == null) {
+        if (!(resultCase_ == 11)) {
+          result_ = dev.memoryd.v1.ImportMemoriesResponse.getDefaultInstance();
+        }
+        importMemoriesBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.memoryd.v1.ImportMemoriesResponse, dev.memoryd.v1.ImportMemoriesResponse.Builder, dev.memoryd.v1.ImportMemoriesResponseOrBuilder>(
+                (dev.memoryd.v1.ImportMemoriesResponse) result_,
+                getParentForChildren(),
+                isClean());
+        result_ = null;
+      }
+      resultCase_ = 11;
+      onChanged();
+      return importMemoriesBuilder_;
+    }
+
     private com.google.rpc.Status error_;
     private com.google.protobuf.SingleFieldBuilder<
         com.google.rpc.Status, com.google.rpc.Status.Builder, com.google.rpc.StatusOrBuilder> errorBuilder_;
@@ -2528,7 +2782,7 @@ private static final long serialVersionUID = 0L;
      * @return Whether the error field is set.
      */
     public boolean hasError() {
-      return ((bitField0_ & 0x00000200) != 0);
+      return ((bitField0_ & 0x00000400) != 0);
     }
     /**
      * <pre>
@@ -2559,7 +2813,7 @@ private static final long serialVersionUID = 0L;
       } else {
         errorBuilder_.setMessage(value);
       }
-      bitField0_ |= 0x00000200;
+      bitField0_ |= 0x00000400;
       onChanged();
       return this;
     }
@@ -2577,7 +2831,7 @@ private static final long serialVersionUID = 0L;
       } else {
         errorBuilder_.setMessage(builderForValue.build());
       }
-      bitField0_ |= 0x00000200;
+      bitField0_ |= 0x00000400;
       onChanged();
       return this;
     }
@@ -2590,7 +2844,7 @@ private static final long serialVersionUID = 0L;
      */
     public Builder mergeError(com.google.rpc.Status value) {
       if (errorBuilder_ == null) {
-        if (((bitField0_ & 0x00000200) != 0) &&
+        if (((bitField0_ & 0x00000400) != 0) &&
           error_ != null &&
           error_ != com.google.rpc.Status.getDefaultInstance()) {
           getErrorBuilder().mergeFrom(value);
@@ -2601,7 +2855,7 @@ private static final long serialVersionUID = 0L;
         errorBuilder_.mergeFrom(value);
       }
       if (error_ != null) {
-        bitField0_ |= 0x00000200;
+        bitField0_ |= 0x00000400;
         onChanged();
       }
       return this;
@@ -2614,7 +2868,7 @@ private static final long serialVersionUID = 0L;
      * <code>.google.rpc.Status error = 10 [json_name = "error"];</code>
      */
     public Builder clearError() {
-      bitField0_ = (bitField0_ & ~0x00000200);
+      bitField0_ = (bitField0_ & ~0x00000400);
       error_ = null;
       if (errorBuilder_ != null) {
         errorBuilder_.dispose();
@@ -2631,7 +2885,7 @@ private static final long serialVersionUID = 0L;
      * <code>.google.rpc.Status error = 10 [json_name = "error"];</code>
      */
     public com.google.rpc.Status.Builder getErrorBuilder() {
-      bitField0_ |= 0x00000200;
+      bitField0_ |= 0x00000400;
       onChanged();
       return internalGetErrorFieldBuilder().getBuilder();
     }

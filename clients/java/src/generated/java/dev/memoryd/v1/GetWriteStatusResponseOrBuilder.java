@@ -243,6 +243,33 @@ public interface GetWriteStatusResponseOrBuilder extends
 
   /**
    * <pre>
+   * The result of one ImportMemories request message (each is one write).
+   * </pre>
+   *
+   * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+   * @return Whether the importMemories field is set.
+   */
+  boolean hasImportMemories();
+  /**
+   * <pre>
+   * The result of one ImportMemories request message (each is one write).
+   * </pre>
+   *
+   * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+   * @return The importMemories.
+   */
+  dev.memoryd.v1.ImportMemoriesResponse getImportMemories();
+  /**
+   * <pre>
+   * The result of one ImportMemories request message (each is one write).
+   * </pre>
+   *
+   * <code>.memoryd.v1.ImportMemoriesResponse import_memories = 11 [json_name = "importMemories"];</code>
+   */
+  dev.memoryd.v1.ImportMemoriesResponseOrBuilder getImportMemoriesOrBuilder();
+
+  /**
+   * <pre>
    * For FAILED, why: the status the RPC would have failed with.
    * </pre>
    *

@@ -473,6 +473,62 @@ private static final long serialVersionUID = 0L;
     return version_;
   }
 
+  public static final int EXPIRE_TIME_FIELD_NUMBER = 11;
+  private com.google.protobuf.Timestamp expireTime_;
+  /**
+   * <pre>
+   * Optional. When the memory expires. From that instant no read returns it
+   * (Get, List, Search, Preload, Export, and the near-duplicate check of
+   * CreateMemory), and a background purge deletes it later, journaled, with
+   * an EXPIRED change event. Unset means never. On create, set this or
+   * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+   * name "expire_time" in the update_mask to change it (unset clears it), or
+   * set UpdateMemoryRequest.ttl.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return Whether the expireTime field is set.
+   */
+  @java.lang.Override
+  public boolean hasExpireTime() {
+    return ((bitField0_ & 0x00000010) != 0);
+  }
+  /**
+   * <pre>
+   * Optional. When the memory expires. From that instant no read returns it
+   * (Get, List, Search, Preload, Export, and the near-duplicate check of
+   * CreateMemory), and a background purge deletes it later, journaled, with
+   * an EXPIRED change event. Unset means never. On create, set this or
+   * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+   * name "expire_time" in the update_mask to change it (unset clears it), or
+   * set UpdateMemoryRequest.ttl.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return The expireTime.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Timestamp getExpireTime() {
+    return expireTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : expireTime_;
+  }
+  /**
+   * <pre>
+   * Optional. When the memory expires. From that instant no read returns it
+   * (Get, List, Search, Preload, Export, and the near-duplicate check of
+   * CreateMemory), and a background purge deletes it later, journaled, with
+   * an EXPIRED change event. Unset means never. On create, set this or
+   * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+   * name "expire_time" in the update_mask to change it (unset clears it), or
+   * set UpdateMemoryRequest.ttl.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.TimestampOrBuilder getExpireTimeOrBuilder() {
+    return expireTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : expireTime_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -517,6 +573,9 @@ private static final long serialVersionUID = 0L;
     if (version_ != 0L) {
       output.writeInt64(10, version_);
     }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      output.writeMessage(11, getExpireTime());
+    }
     getUnknownFields().writeTo(output);
   }
   private int computeSerializedSize_0() {
@@ -556,6 +615,10 @@ private static final long serialVersionUID = 0L;
     if (version_ != 0L) {
       size += com.google.protobuf.CodedOutputStream
         .computeInt64Size(10, version_);
+    }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(11, getExpireTime());
     }
     return size;
   }
@@ -612,6 +675,11 @@ private static final long serialVersionUID = 0L;
     }
     if (getVersion()
         != other.getVersion()) return false;
+    if (hasExpireTime() != other.hasExpireTime()) return false;
+    if (hasExpireTime()) {
+      if (!getExpireTime()
+          .equals(other.getExpireTime())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -652,6 +720,10 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + VERSION_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
         getVersion());
+    if (hasExpireTime()) {
+      hash = (37 * hash) + EXPIRE_TIME_FIELD_NUMBER;
+      hash = (53 * hash) + getExpireTime().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -797,6 +869,7 @@ private static final long serialVersionUID = 0L;
         internalGetMetadataFieldBuilder();
         internalGetCreateTimeFieldBuilder();
         internalGetUpdateTimeFieldBuilder();
+        internalGetExpireTimeFieldBuilder();
       }
     }
     @java.lang.Override
@@ -829,6 +902,11 @@ private static final long serialVersionUID = 0L;
         updateTimeBuilder_ = null;
       }
       version_ = 0L;
+      expireTime_ = null;
+      if (expireTimeBuilder_ != null) {
+        expireTimeBuilder_.dispose();
+        expireTimeBuilder_ = null;
+      }
       return this;
     }
 
@@ -905,6 +983,12 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000200) != 0)) {
         result.version_ = version_;
       }
+      if (((from_bitField0_ & 0x00000400) != 0)) {
+        result.expireTime_ = expireTimeBuilder_ == null
+            ? expireTime_
+            : expireTimeBuilder_.build();
+        to_bitField0_ |= 0x00000010;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -957,6 +1041,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getVersion() != 0L) {
         setVersion(other.getVersion());
+      }
+      if (other.hasExpireTime()) {
+        mergeExpireTime(other.getExpireTime());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1040,6 +1127,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000200;
               break;
             } // case 80
+            case 90: {
+              input.readMessage(
+                  internalGetExpireTimeFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000400;
+              break;
+            } // case 90
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2234,6 +2328,215 @@ private static final long serialVersionUID = 0L;
       version_ = 0L;
       onChanged();
       return this;
+    }
+
+    private com.google.protobuf.Timestamp expireTime_;
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> expireTimeBuilder_;
+    /**
+     * <pre>
+     * Optional. When the memory expires. From that instant no read returns it
+     * (Get, List, Search, Preload, Export, and the near-duplicate check of
+     * CreateMemory), and a background purge deletes it later, journaled, with
+     * an EXPIRED change event. Unset means never. On create, set this or
+     * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+     * name "expire_time" in the update_mask to change it (unset clears it), or
+     * set UpdateMemoryRequest.ttl.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+     * @return Whether the expireTime field is set.
+     */
+    public boolean hasExpireTime() {
+      return ((bitField0_ & 0x00000400) != 0);
+    }
+    /**
+     * <pre>
+     * Optional. When the memory expires. From that instant no read returns it
+     * (Get, List, Search, Preload, Export, and the near-duplicate check of
+     * CreateMemory), and a background purge deletes it later, journaled, with
+     * an EXPIRED change event. Unset means never. On create, set this or
+     * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+     * name "expire_time" in the update_mask to change it (unset clears it), or
+     * set UpdateMemoryRequest.ttl.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+     * @return The expireTime.
+     */
+    public com.google.protobuf.Timestamp getExpireTime() {
+      if (expireTimeBuilder_ == null) {
+        return expireTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : expireTime_;
+      } else {
+        return expireTimeBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Optional. When the memory expires. From that instant no read returns it
+     * (Get, List, Search, Preload, Export, and the near-duplicate check of
+     * CreateMemory), and a background purge deletes it later, journaled, with
+     * an EXPIRED change event. Unset means never. On create, set this or
+     * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+     * name "expire_time" in the update_mask to change it (unset clears it), or
+     * set UpdateMemoryRequest.ttl.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder setExpireTime(com.google.protobuf.Timestamp value) {
+      if (expireTimeBuilder_ == null) {
+        java.util.Objects.requireNonNull(value);
+        expireTime_ = value;
+      } else {
+        expireTimeBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. When the memory expires. From that instant no read returns it
+     * (Get, List, Search, Preload, Export, and the near-duplicate check of
+     * CreateMemory), and a background purge deletes it later, journaled, with
+     * an EXPIRED change event. Unset means never. On create, set this or
+     * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+     * name "expire_time" in the update_mask to change it (unset clears it), or
+     * set UpdateMemoryRequest.ttl.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder setExpireTime(
+        com.google.protobuf.Timestamp.Builder builderForValue) {
+      if (expireTimeBuilder_ == null) {
+        expireTime_ = builderForValue.build();
+      } else {
+        expireTimeBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. When the memory expires. From that instant no read returns it
+     * (Get, List, Search, Preload, Export, and the near-duplicate check of
+     * CreateMemory), and a background purge deletes it later, journaled, with
+     * an EXPIRED change event. Unset means never. On create, set this or
+     * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+     * name "expire_time" in the update_mask to change it (unset clears it), or
+     * set UpdateMemoryRequest.ttl.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder mergeExpireTime(com.google.protobuf.Timestamp value) {
+      if (expireTimeBuilder_ == null) {
+        if (((bitField0_ & 0x00000400) != 0) &&
+          expireTime_ != null &&
+          expireTime_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
+          getExpireTimeBuilder().mergeFrom(value);
+        } else {
+          expireTime_ = value;
+        }
+      } else {
+        expireTimeBuilder_.mergeFrom(value);
+      }
+      if (expireTime_ != null) {
+        bitField0_ |= 0x00000400;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. When the memory expires. From that instant no read returns it
+     * (Get, List, Search, Preload, Export, and the near-duplicate check of
+     * CreateMemory), and a background purge deletes it later, journaled, with
+     * an EXPIRED change event. Unset means never. On create, set this or
+     * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+     * name "expire_time" in the update_mask to change it (unset clears it), or
+     * set UpdateMemoryRequest.ttl.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder clearExpireTime() {
+      bitField0_ = (bitField0_ & ~0x00000400);
+      expireTime_ = null;
+      if (expireTimeBuilder_ != null) {
+        expireTimeBuilder_.dispose();
+        expireTimeBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. When the memory expires. From that instant no read returns it
+     * (Get, List, Search, Preload, Export, and the near-duplicate check of
+     * CreateMemory), and a background purge deletes it later, journaled, with
+     * an EXPIRED change event. Unset means never. On create, set this or
+     * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+     * name "expire_time" in the update_mask to change it (unset clears it), or
+     * set UpdateMemoryRequest.ttl.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public com.google.protobuf.Timestamp.Builder getExpireTimeBuilder() {
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return internalGetExpireTimeFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Optional. When the memory expires. From that instant no read returns it
+     * (Get, List, Search, Preload, Export, and the near-duplicate check of
+     * CreateMemory), and a background purge deletes it later, journaled, with
+     * an EXPIRED change event. Unset means never. On create, set this or
+     * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+     * name "expire_time" in the update_mask to change it (unset clears it), or
+     * set UpdateMemoryRequest.ttl.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public com.google.protobuf.TimestampOrBuilder getExpireTimeOrBuilder() {
+      if (expireTimeBuilder_ != null) {
+        return expireTimeBuilder_.getMessageOrBuilder();
+      } else {
+        return expireTime_ == null ?
+            com.google.protobuf.Timestamp.getDefaultInstance() : expireTime_;
+      }
+    }
+    /**
+     * <pre>
+     * Optional. When the memory expires. From that instant no read returns it
+     * (Get, List, Search, Preload, Export, and the near-duplicate check of
+     * CreateMemory), and a background purge deletes it later, journaled, with
+     * an EXPIRED change event. Unset means never. On create, set this or
+     * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+     * name "expire_time" in the update_mask to change it (unset clears it), or
+     * set UpdateMemoryRequest.ttl.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> 
+        internalGetExpireTimeFieldBuilder() {
+      if (expireTimeBuilder_ == null) {
+        expireTimeBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder>(
+                getExpireTime(),
+                getParentForChildren(),
+                isClean());
+        expireTime_ = null;
+      }
+      return expireTimeBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:memoryd.v1.Memory)

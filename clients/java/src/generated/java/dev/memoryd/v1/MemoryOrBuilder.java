@@ -253,4 +253,49 @@ public interface MemoryOrBuilder extends
    * @return The version.
    */
   long getVersion();
+
+  /**
+   * <pre>
+   * Optional. When the memory expires. From that instant no read returns it
+   * (Get, List, Search, Preload, Export, and the near-duplicate check of
+   * CreateMemory), and a background purge deletes it later, journaled, with
+   * an EXPIRED change event. Unset means never. On create, set this or
+   * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+   * name "expire_time" in the update_mask to change it (unset clears it), or
+   * set UpdateMemoryRequest.ttl.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return Whether the expireTime field is set.
+   */
+  boolean hasExpireTime();
+  /**
+   * <pre>
+   * Optional. When the memory expires. From that instant no read returns it
+   * (Get, List, Search, Preload, Export, and the near-duplicate check of
+   * CreateMemory), and a background purge deletes it later, journaled, with
+   * an EXPIRED change event. Unset means never. On create, set this or
+   * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+   * name "expire_time" in the update_mask to change it (unset clears it), or
+   * set UpdateMemoryRequest.ttl.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return The expireTime.
+   */
+  com.google.protobuf.Timestamp getExpireTime();
+  /**
+   * <pre>
+   * Optional. When the memory expires. From that instant no read returns it
+   * (Get, List, Search, Preload, Export, and the near-duplicate check of
+   * CreateMemory), and a background purge deletes it later, journaled, with
+   * an EXPIRED change event. Unset means never. On create, set this or
+   * CreateMemoryRequest.ttl, not both; it must lie in the future. On update,
+   * name "expire_time" in the update_mask to change it (unset clears it), or
+   * set UpdateMemoryRequest.ttl.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp expire_time = 11 [json_name = "expireTime", (.google.api.field_behavior) = OPTIONAL];</code>
+   */
+  com.google.protobuf.TimestampOrBuilder getExpireTimeOrBuilder();
 }

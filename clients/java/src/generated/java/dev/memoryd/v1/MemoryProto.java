@@ -68,7 +68,7 @@ public final class MemoryProto extends com.google.protobuf.GeneratedFile {
       "\n\027memoryd/v1/memory.proto\022\nmemoryd.v1\032\037g" +
       "oogle/api/field_behavior.proto\032\034google/p" +
       "rotobuf/struct.proto\032\037google/protobuf/ti" +
-      "mestamp.proto\"\324\003\n\006Memory\022\024\n\002id\030\001 \001(\tB\004\342A" +
+      "mestamp.proto\"\227\004\n\006Memory\022\024\n\002id\030\001 \001(\tB\004\342A" +
       "\001\010R\002id\022\036\n\007content\030\002 \001(\tB\004\342A\001\002R\007content\022-" +
       "\n\005scope\030\003 \001(\0132\021.memoryd.v1.ScopeB\004\342A\001\002R\005" +
       "scope\022=\n\013memory_type\030\004 \001(\0162\026.memoryd.v1." +
@@ -80,42 +80,44 @@ public final class MemoryProto extends com.google.protobuf.GeneratedFile {
       "mestampB\004\342A\001\003R\ncreateTime\022A\n\013update_time" +
       "\030\t \001(\0132\032.google.protobuf.TimestampB\004\342A\001\003" +
       "R\nupdateTime\022\036\n\007version\030\n \001(\003B\004\342A\001\003R\007ver" +
-      "sion\"\207\001\n\005Scope\022\035\n\007user_id\030\001 \001(\tB\004\342A\001\001R\006u" +
-      "serId\022\037\n\010agent_id\030\002 \001(\tB\004\342A\001\001R\007agentId\022\033" +
-      "\n\006app_id\030\003 \001(\tB\004\342A\001\001R\005appId\022!\n\tthread_id" +
-      "\030\004 \001(\tB\004\342A\001\001R\010threadId\"\307\001\n\006Filter\0225\n\tcon" +
-      "dition\030\001 \001(\0132\025.memoryd.v1.ConditionH\000R\tc" +
-      "ondition\022*\n\003all\030\002 \001(\0132\026.memoryd.v1.Filte" +
-      "rListH\000R\003all\022*\n\003any\030\003 \001(\0132\026.memoryd.v1.F" +
-      "ilterListH\000R\003any\022&\n\003not\030\004 \001(\0132\022.memoryd." +
-      "v1.FilterH\000R\003notB\006\n\004kind\"@\n\nFilterList\0222" +
-      "\n\007filters\030\001 \003(\0132\022.memoryd.v1.FilterB\004\342A\001" +
-      "\002R\007filters\"\240\001\n\tCondition\022\032\n\005field\030\001 \001(\tB" +
-      "\004\342A\001\002R\005field\022@\n\010operator\030\002 \001(\0162\036.memoryd" +
-      ".v1.ComparisonOperatorB\004\342A\001\002R\010operator\0225" +
-      "\n\006values\030\003 \003(\0132\027.memoryd.v1.FilterValueB" +
-      "\004\342A\001\001R\006values\"\275\001\n\013FilterValue\022#\n\014string_" +
-      "value\030\001 \001(\tH\000R\013stringValue\022#\n\014number_val" +
-      "ue\030\002 \001(\001H\000R\013numberValue\022\037\n\nbool_value\030\003 " +
-      "\001(\010H\000R\tboolValue\022;\n\ntime_value\030\004 \001(\0132\032.g" +
-      "oogle.protobuf.TimestampH\000R\ttimeValueB\006\n" +
-      "\004kind*\344\001\n\nMemoryType\022\033\n\027MEMORY_TYPE_UNSP" +
-      "ECIFIED\020\000\022\030\n\024MEMORY_TYPE_EPISODIC\020\001\022\030\n\024M" +
-      "EMORY_TYPE_SEMANTIC\020\002\022\032\n\026MEMORY_TYPE_PRO" +
-      "CEDURAL\020\003\022\026\n\022MEMORY_TYPE_ENTITY\020\004\022\034\n\030MEM" +
-      "ORY_TYPE_RELATIONSHIP\020\005\022\033\n\027MEMORY_TYPE_D" +
-      "ECLARATIVE\020\006\022\026\n\022MEMORY_TYPE_CUSTOM\020\007*\277\002\n" +
-      "\022ComparisonOperator\022#\n\037COMPARISON_OPERAT" +
-      "OR_UNSPECIFIED\020\000\022\032\n\026COMPARISON_OPERATOR_" +
-      "EQ\020\001\022\032\n\026COMPARISON_OPERATOR_NE\020\002\022\032\n\026COMP" +
-      "ARISON_OPERATOR_IN\020\003\022\036\n\032COMPARISON_OPERA" +
-      "TOR_NOT_IN\020\004\022\032\n\026COMPARISON_OPERATOR_GT\020\005" +
-      "\022\033\n\027COMPARISON_OPERATOR_GTE\020\006\022\032\n\026COMPARI" +
-      "SON_OPERATOR_LT\020\007\022\033\n\027COMPARISON_OPERATOR" +
-      "_LTE\020\010\022\036\n\032COMPARISON_OPERATOR_EXISTS\020\tBf" +
-      "\n\016dev.memoryd.v1B\013MemoryProtoP\001\242\002\003MXX\252\002\n" +
-      "Memoryd.V1\312\002\nMemoryd\\V1\342\002\026Memoryd\\V1\\GPB" +
-      "Metadata\352\002\013Memoryd::V1b\006proto3"
+      "sion\022A\n\013expire_time\030\013 \001(\0132\032.google.proto" +
+      "buf.TimestampB\004\342A\001\001R\nexpireTime\"\207\001\n\005Scop" +
+      "e\022\035\n\007user_id\030\001 \001(\tB\004\342A\001\001R\006userId\022\037\n\010agen" +
+      "t_id\030\002 \001(\tB\004\342A\001\001R\007agentId\022\033\n\006app_id\030\003 \001(" +
+      "\tB\004\342A\001\001R\005appId\022!\n\tthread_id\030\004 \001(\tB\004\342A\001\001R" +
+      "\010threadId\"\307\001\n\006Filter\0225\n\tcondition\030\001 \001(\0132" +
+      "\025.memoryd.v1.ConditionH\000R\tcondition\022*\n\003a" +
+      "ll\030\002 \001(\0132\026.memoryd.v1.FilterListH\000R\003all\022" +
+      "*\n\003any\030\003 \001(\0132\026.memoryd.v1.FilterListH\000R\003" +
+      "any\022&\n\003not\030\004 \001(\0132\022.memoryd.v1.FilterH\000R\003" +
+      "notB\006\n\004kind\"@\n\nFilterList\0222\n\007filters\030\001 \003" +
+      "(\0132\022.memoryd.v1.FilterB\004\342A\001\002R\007filters\"\240\001" +
+      "\n\tCondition\022\032\n\005field\030\001 \001(\tB\004\342A\001\002R\005field\022" +
+      "@\n\010operator\030\002 \001(\0162\036.memoryd.v1.Compariso" +
+      "nOperatorB\004\342A\001\002R\010operator\0225\n\006values\030\003 \003(" +
+      "\0132\027.memoryd.v1.FilterValueB\004\342A\001\001R\006values" +
+      "\"\275\001\n\013FilterValue\022#\n\014string_value\030\001 \001(\tH\000" +
+      "R\013stringValue\022#\n\014number_value\030\002 \001(\001H\000R\013n" +
+      "umberValue\022\037\n\nbool_value\030\003 \001(\010H\000R\tboolVa" +
+      "lue\022;\n\ntime_value\030\004 \001(\0132\032.google.protobu" +
+      "f.TimestampH\000R\ttimeValueB\006\n\004kind*\344\001\n\nMem" +
+      "oryType\022\033\n\027MEMORY_TYPE_UNSPECIFIED\020\000\022\030\n\024" +
+      "MEMORY_TYPE_EPISODIC\020\001\022\030\n\024MEMORY_TYPE_SE" +
+      "MANTIC\020\002\022\032\n\026MEMORY_TYPE_PROCEDURAL\020\003\022\026\n\022" +
+      "MEMORY_TYPE_ENTITY\020\004\022\034\n\030MEMORY_TYPE_RELA" +
+      "TIONSHIP\020\005\022\033\n\027MEMORY_TYPE_DECLARATIVE\020\006\022" +
+      "\026\n\022MEMORY_TYPE_CUSTOM\020\007*\277\002\n\022ComparisonOp" +
+      "erator\022#\n\037COMPARISON_OPERATOR_UNSPECIFIE" +
+      "D\020\000\022\032\n\026COMPARISON_OPERATOR_EQ\020\001\022\032\n\026COMPA" +
+      "RISON_OPERATOR_NE\020\002\022\032\n\026COMPARISON_OPERAT" +
+      "OR_IN\020\003\022\036\n\032COMPARISON_OPERATOR_NOT_IN\020\004\022" +
+      "\032\n\026COMPARISON_OPERATOR_GT\020\005\022\033\n\027COMPARISO" +
+      "N_OPERATOR_GTE\020\006\022\032\n\026COMPARISON_OPERATOR_" +
+      "LT\020\007\022\033\n\027COMPARISON_OPERATOR_LTE\020\010\022\036\n\032COM" +
+      "PARISON_OPERATOR_EXISTS\020\tBf\n\016dev.memoryd" +
+      ".v1B\013MemoryProtoP\001\242\002\003MXX\252\002\nMemoryd.V1\312\002\n" +
+      "Memoryd\\V1\342\002\026Memoryd\\V1\\GPBMetadata\352\002\013Me" +
+      "moryd::V1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -129,7 +131,7 @@ public final class MemoryProto extends com.google.protobuf.GeneratedFile {
     internal_static_memoryd_v1_Memory_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_memoryd_v1_Memory_descriptor,
-        new java.lang.String[] { "Id", "Content", "Scope", "MemoryType", "Category", "Metadata", "MemoryKey", "CreateTime", "UpdateTime", "Version", });
+        new java.lang.String[] { "Id", "Content", "Scope", "MemoryType", "Category", "Metadata", "MemoryKey", "CreateTime", "UpdateTime", "Version", "ExpireTime", });
     internal_static_memoryd_v1_Scope_descriptor =
       getDescriptor().getMessageType(1);
     internal_static_memoryd_v1_Scope_fieldAccessorTable = new

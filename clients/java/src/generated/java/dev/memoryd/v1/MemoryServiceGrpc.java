@@ -354,6 +354,196 @@ public final class MemoryServiceGrpc {
     return getForgetMemoriesMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.memoryd.v1.ExportMemoriesRequest,
+      dev.memoryd.v1.ExportMemoriesResponse> getExportMemoriesMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ExportMemories",
+      requestType = dev.memoryd.v1.ExportMemoriesRequest.class,
+      responseType = dev.memoryd.v1.ExportMemoriesResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+  public static io.grpc.MethodDescriptor<dev.memoryd.v1.ExportMemoriesRequest,
+      dev.memoryd.v1.ExportMemoriesResponse> getExportMemoriesMethod() {
+    io.grpc.MethodDescriptor<dev.memoryd.v1.ExportMemoriesRequest, dev.memoryd.v1.ExportMemoriesResponse> getExportMemoriesMethod;
+    if ((getExportMemoriesMethod = MemoryServiceGrpc.getExportMemoriesMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getExportMemoriesMethod = MemoryServiceGrpc.getExportMemoriesMethod) == null) {
+          MemoryServiceGrpc.getExportMemoriesMethod = getExportMemoriesMethod =
+              io.grpc.MethodDescriptor.<dev.memoryd.v1.ExportMemoriesRequest, dev.memoryd.v1.ExportMemoriesResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ExportMemories"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.memoryd.v1.ExportMemoriesRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.memoryd.v1.ExportMemoriesResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("ExportMemories"))
+              .build();
+        }
+      }
+    }
+    return getExportMemoriesMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.memoryd.v1.ImportMemoriesRequest,
+      dev.memoryd.v1.ImportMemoriesResponse> getImportMemoriesMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ImportMemories",
+      requestType = dev.memoryd.v1.ImportMemoriesRequest.class,
+      responseType = dev.memoryd.v1.ImportMemoriesResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.CLIENT_STREAMING)
+  public static io.grpc.MethodDescriptor<dev.memoryd.v1.ImportMemoriesRequest,
+      dev.memoryd.v1.ImportMemoriesResponse> getImportMemoriesMethod() {
+    io.grpc.MethodDescriptor<dev.memoryd.v1.ImportMemoriesRequest, dev.memoryd.v1.ImportMemoriesResponse> getImportMemoriesMethod;
+    if ((getImportMemoriesMethod = MemoryServiceGrpc.getImportMemoriesMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getImportMemoriesMethod = MemoryServiceGrpc.getImportMemoriesMethod) == null) {
+          MemoryServiceGrpc.getImportMemoriesMethod = getImportMemoriesMethod =
+              io.grpc.MethodDescriptor.<dev.memoryd.v1.ImportMemoriesRequest, dev.memoryd.v1.ImportMemoriesResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.CLIENT_STREAMING)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ImportMemories"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.memoryd.v1.ImportMemoriesRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.memoryd.v1.ImportMemoriesResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("ImportMemories"))
+              .build();
+        }
+      }
+    }
+    return getImportMemoriesMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.memoryd.v1.WatchMemoriesRequest,
+      dev.memoryd.v1.WatchMemoriesResponse> getWatchMemoriesMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "WatchMemories",
+      requestType = dev.memoryd.v1.WatchMemoriesRequest.class,
+      responseType = dev.memoryd.v1.WatchMemoriesResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+  public static io.grpc.MethodDescriptor<dev.memoryd.v1.WatchMemoriesRequest,
+      dev.memoryd.v1.WatchMemoriesResponse> getWatchMemoriesMethod() {
+    io.grpc.MethodDescriptor<dev.memoryd.v1.WatchMemoriesRequest, dev.memoryd.v1.WatchMemoriesResponse> getWatchMemoriesMethod;
+    if ((getWatchMemoriesMethod = MemoryServiceGrpc.getWatchMemoriesMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getWatchMemoriesMethod = MemoryServiceGrpc.getWatchMemoriesMethod) == null) {
+          MemoryServiceGrpc.getWatchMemoriesMethod = getWatchMemoriesMethod =
+              io.grpc.MethodDescriptor.<dev.memoryd.v1.WatchMemoriesRequest, dev.memoryd.v1.WatchMemoriesResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "WatchMemories"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.memoryd.v1.WatchMemoriesRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.memoryd.v1.WatchMemoriesResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("WatchMemories"))
+              .build();
+        }
+      }
+    }
+    return getWatchMemoriesMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.memoryd.v1.GetStatsRequest,
+      dev.memoryd.v1.GetStatsResponse> getGetStatsMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetStats",
+      requestType = dev.memoryd.v1.GetStatsRequest.class,
+      responseType = dev.memoryd.v1.GetStatsResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.memoryd.v1.GetStatsRequest,
+      dev.memoryd.v1.GetStatsResponse> getGetStatsMethod() {
+    io.grpc.MethodDescriptor<dev.memoryd.v1.GetStatsRequest, dev.memoryd.v1.GetStatsResponse> getGetStatsMethod;
+    if ((getGetStatsMethod = MemoryServiceGrpc.getGetStatsMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getGetStatsMethod = MemoryServiceGrpc.getGetStatsMethod) == null) {
+          MemoryServiceGrpc.getGetStatsMethod = getGetStatsMethod =
+              io.grpc.MethodDescriptor.<dev.memoryd.v1.GetStatsRequest, dev.memoryd.v1.GetStatsResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetStats"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.memoryd.v1.GetStatsRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.memoryd.v1.GetStatsResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("GetStats"))
+              .build();
+        }
+      }
+    }
+    return getGetStatsMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.memoryd.v1.StartReembedRequest,
+      dev.memoryd.v1.StartReembedResponse> getStartReembedMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "StartReembed",
+      requestType = dev.memoryd.v1.StartReembedRequest.class,
+      responseType = dev.memoryd.v1.StartReembedResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.memoryd.v1.StartReembedRequest,
+      dev.memoryd.v1.StartReembedResponse> getStartReembedMethod() {
+    io.grpc.MethodDescriptor<dev.memoryd.v1.StartReembedRequest, dev.memoryd.v1.StartReembedResponse> getStartReembedMethod;
+    if ((getStartReembedMethod = MemoryServiceGrpc.getStartReembedMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getStartReembedMethod = MemoryServiceGrpc.getStartReembedMethod) == null) {
+          MemoryServiceGrpc.getStartReembedMethod = getStartReembedMethod =
+              io.grpc.MethodDescriptor.<dev.memoryd.v1.StartReembedRequest, dev.memoryd.v1.StartReembedResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "StartReembed"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.memoryd.v1.StartReembedRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.memoryd.v1.StartReembedResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("StartReembed"))
+              .build();
+        }
+      }
+    }
+    return getStartReembedMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.memoryd.v1.GetReembedStatusRequest,
+      dev.memoryd.v1.GetReembedStatusResponse> getGetReembedStatusMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "GetReembedStatus",
+      requestType = dev.memoryd.v1.GetReembedStatusRequest.class,
+      responseType = dev.memoryd.v1.GetReembedStatusResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.memoryd.v1.GetReembedStatusRequest,
+      dev.memoryd.v1.GetReembedStatusResponse> getGetReembedStatusMethod() {
+    io.grpc.MethodDescriptor<dev.memoryd.v1.GetReembedStatusRequest, dev.memoryd.v1.GetReembedStatusResponse> getGetReembedStatusMethod;
+    if ((getGetReembedStatusMethod = MemoryServiceGrpc.getGetReembedStatusMethod) == null) {
+      synchronized (MemoryServiceGrpc.class) {
+        if ((getGetReembedStatusMethod = MemoryServiceGrpc.getGetReembedStatusMethod) == null) {
+          MemoryServiceGrpc.getGetReembedStatusMethod = getGetReembedStatusMethod =
+              io.grpc.MethodDescriptor.<dev.memoryd.v1.GetReembedStatusRequest, dev.memoryd.v1.GetReembedStatusResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "GetReembedStatus"))
+              .setSafe(true)
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.memoryd.v1.GetReembedStatusRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.memoryd.v1.GetReembedStatusResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new MemoryServiceMethodDescriptorSupplier("GetReembedStatus"))
+              .build();
+        }
+      }
+    }
+    return getGetReembedStatusMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -624,6 +814,127 @@ public final class MemoryServiceGrpc {
     default void forgetMemories(dev.memoryd.v1.ForgetMemoriesRequest request,
         io.grpc.stub.StreamObserver<dev.memoryd.v1.ForgetMemoriesResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getForgetMemoriesMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Streams the memories of a scope (or, for an admin principal with no
+     * scope set, of every owner) with their vectors, for backup and
+     * migration. The export is a snapshot: the scope's acknowledged writes are
+     * applied first, then the selection is read while no write is applied, so
+     * a memory written during the export is either wholly in it, as of one
+     * version, or wholly absent. Writes are still acknowledged meanwhile and
+     * applied once the snapshot is taken. The first response carries the
+     * header; every response carries up to page_size memories. Expired
+     * memories are left out.
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+     * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+     * caller may not read or, without a scope, a caller that is not an admin,
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+     * (WRITE_NOT_YET_APPLIED), INTERNAL.
+     * </pre>
+     */
+    default void exportMemories(dev.memoryd.v1.ExportMemoriesRequest request,
+        io.grpc.stub.StreamObserver<dev.memoryd.v1.ExportMemoriesResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getExportMemoriesMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Imports exported memories, keeping their ids, keys, scopes, times and
+     * versions. Idempotent per record: a memory already stored at the same or
+     * a newer version is left as it is, so running an interrupted import again
+     * writes nothing twice. A record whose embedder_id is the server's keeps
+     * its vector; any other is embedded again. Each request message is
+     * journaled as one write before it is applied, so an import is as durable
+     * as any write; the response comes once every record is applied. Records
+     * already expired are skipped. A bad record fails the call with
+     * INVALID_ARGUMENT naming it (messages before it stay imported; run the
+     * corrected import again).
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+     * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a record in
+     * a scope the caller may not write, RESOURCE_EXHAUSTED
+     * (WRITE_BACKLOG_FULL, RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN,
+     * EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED, INTERNAL.
+     * </pre>
+     */
+    default io.grpc.stub.StreamObserver<dev.memoryd.v1.ImportMemoriesRequest> importMemories(
+        io.grpc.stub.StreamObserver<dev.memoryd.v1.ImportMemoriesResponse> responseObserver) {
+      return io.grpc.stub.ServerCalls.asyncUnimplementedStreamingCall(getImportMemoriesMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Streams the changes to the memories of a scope (or, for an admin
+     * principal with no scope set, of every owner) as they are applied:
+     * created, updated, deleted and expired, each with a sequence number that
+     * increases across the server's whole change history. The first response
+     * is `started`, naming the sequence the stream continues after; from then
+     * on nothing is missed and nothing is sent twice. Resume after a
+     * disconnect with start_after_sequence set to the last sequence received.
+     * A consumer that reads too slowly for the server's buffer (server setting
+     * watch_buffer_events) gets one `fell_behind` response naming the
+     * sequence to resume after, and the stream ends with OK: no event is ever
+     * skipped silently. The history is kept for the request id retention
+     * (request_id_retention_seconds).
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+     * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED), OUT_OF_RANGE
+     * (CHANGE_HISTORY_EXPIRED) for a start_after_sequence older than the kept
+     * history or past its end, RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE
+     * (SHUTTING_DOWN), INTERNAL.
+     * </pre>
+     */
+    default void watchMemories(dev.memoryd.v1.WatchMemoriesRequest request,
+        io.grpc.stub.StreamObserver<dev.memoryd.v1.WatchMemoriesResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getWatchMemoriesMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Reports what the server holds: memories per kind of owner, the journal
+     * backlog, the embedder, the engine's sizes and any re-embedding. Admin
+     * principals only.
+     * Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+     * </pre>
+     */
+    default void getStats(dev.memoryd.v1.GetStatsRequest request,
+        io.grpc.stub.StreamObserver<dev.memoryd.v1.GetStatsResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetStatsMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Starts re-embedding every memory with another embedder, in the
+     * background, while the server keeps serving with the current one. Once
+     * every memory has its new vector, reads and writes switch over to the new
+     * embedder at once, and the old vectors are dropped. Progress survives a
+     * restart: the server resumes the job when it starts again. Starting the
+     * same target again returns the running job. Admin principals only.
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT) for an unknown embedder or
+     * the current one, UNAUTHENTICATED, PERMISSION_DENIED
+     * (SCOPE_NOT_PERMITTED), FAILED_PRECONDITION (REEMBED_IN_PROGRESS) while a
+     * job to another embedder runs, UNAVAILABLE (EMBEDDING_UNAVAILABLE) when
+     * the new embedder cannot be loaded, RESOURCE_EXHAUSTED (RATE_LIMITED),
+     * INTERNAL.
+     * </pre>
+     */
+    default void startReembed(dev.memoryd.v1.StartReembedRequest request,
+        io.grpc.stub.StreamObserver<dev.memoryd.v1.StartReembedResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getStartReembedMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Returns the state of the current or last re-embedding. Admin principals
+     * only.
+     * Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+     * </pre>
+     */
+    default void getReembedStatus(dev.memoryd.v1.GetReembedStatusRequest request,
+        io.grpc.stub.StreamObserver<dev.memoryd.v1.GetReembedStatusResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getGetReembedStatusMethod(), responseObserver);
     }
   }
 
@@ -899,6 +1210,133 @@ public final class MemoryServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getForgetMemoriesMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * Streams the memories of a scope (or, for an admin principal with no
+     * scope set, of every owner) with their vectors, for backup and
+     * migration. The export is a snapshot: the scope's acknowledged writes are
+     * applied first, then the selection is read while no write is applied, so
+     * a memory written during the export is either wholly in it, as of one
+     * version, or wholly absent. Writes are still acknowledged meanwhile and
+     * applied once the snapshot is taken. The first response carries the
+     * header; every response carries up to page_size memories. Expired
+     * memories are left out.
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+     * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+     * caller may not read or, without a scope, a caller that is not an admin,
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+     * (WRITE_NOT_YET_APPLIED), INTERNAL.
+     * </pre>
+     */
+    public void exportMemories(dev.memoryd.v1.ExportMemoriesRequest request,
+        io.grpc.stub.StreamObserver<dev.memoryd.v1.ExportMemoriesResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncServerStreamingCall(
+          getChannel().newCall(getExportMemoriesMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Imports exported memories, keeping their ids, keys, scopes, times and
+     * versions. Idempotent per record: a memory already stored at the same or
+     * a newer version is left as it is, so running an interrupted import again
+     * writes nothing twice. A record whose embedder_id is the server's keeps
+     * its vector; any other is embedded again. Each request message is
+     * journaled as one write before it is applied, so an import is as durable
+     * as any write; the response comes once every record is applied. Records
+     * already expired are skipped. A bad record fails the call with
+     * INVALID_ARGUMENT naming it (messages before it stay imported; run the
+     * corrected import again).
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+     * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a record in
+     * a scope the caller may not write, RESOURCE_EXHAUSTED
+     * (WRITE_BACKLOG_FULL, RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN,
+     * EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED, INTERNAL.
+     * </pre>
+     */
+    public io.grpc.stub.StreamObserver<dev.memoryd.v1.ImportMemoriesRequest> importMemories(
+        io.grpc.stub.StreamObserver<dev.memoryd.v1.ImportMemoriesResponse> responseObserver) {
+      return io.grpc.stub.ClientCalls.asyncClientStreamingCall(
+          getChannel().newCall(getImportMemoriesMethod(), getCallOptions()), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Streams the changes to the memories of a scope (or, for an admin
+     * principal with no scope set, of every owner) as they are applied:
+     * created, updated, deleted and expired, each with a sequence number that
+     * increases across the server's whole change history. The first response
+     * is `started`, naming the sequence the stream continues after; from then
+     * on nothing is missed and nothing is sent twice. Resume after a
+     * disconnect with start_after_sequence set to the last sequence received.
+     * A consumer that reads too slowly for the server's buffer (server setting
+     * watch_buffer_events) gets one `fell_behind` response naming the
+     * sequence to resume after, and the stream ends with OK: no event is ever
+     * skipped silently. The history is kept for the request id retention
+     * (request_id_retention_seconds).
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+     * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED), OUT_OF_RANGE
+     * (CHANGE_HISTORY_EXPIRED) for a start_after_sequence older than the kept
+     * history or past its end, RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE
+     * (SHUTTING_DOWN), INTERNAL.
+     * </pre>
+     */
+    public void watchMemories(dev.memoryd.v1.WatchMemoriesRequest request,
+        io.grpc.stub.StreamObserver<dev.memoryd.v1.WatchMemoriesResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncServerStreamingCall(
+          getChannel().newCall(getWatchMemoriesMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Reports what the server holds: memories per kind of owner, the journal
+     * backlog, the embedder, the engine's sizes and any re-embedding. Admin
+     * principals only.
+     * Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+     * </pre>
+     */
+    public void getStats(dev.memoryd.v1.GetStatsRequest request,
+        io.grpc.stub.StreamObserver<dev.memoryd.v1.GetStatsResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetStatsMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Starts re-embedding every memory with another embedder, in the
+     * background, while the server keeps serving with the current one. Once
+     * every memory has its new vector, reads and writes switch over to the new
+     * embedder at once, and the old vectors are dropped. Progress survives a
+     * restart: the server resumes the job when it starts again. Starting the
+     * same target again returns the running job. Admin principals only.
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT) for an unknown embedder or
+     * the current one, UNAUTHENTICATED, PERMISSION_DENIED
+     * (SCOPE_NOT_PERMITTED), FAILED_PRECONDITION (REEMBED_IN_PROGRESS) while a
+     * job to another embedder runs, UNAVAILABLE (EMBEDDING_UNAVAILABLE) when
+     * the new embedder cannot be loaded, RESOURCE_EXHAUSTED (RATE_LIMITED),
+     * INTERNAL.
+     * </pre>
+     */
+    public void startReembed(dev.memoryd.v1.StartReembedRequest request,
+        io.grpc.stub.StreamObserver<dev.memoryd.v1.StartReembedResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getStartReembedMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Returns the state of the current or last re-embedding. Admin principals
+     * only.
+     * Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+     * </pre>
+     */
+    public void getReembedStatus(dev.memoryd.v1.GetReembedStatusRequest request,
+        io.grpc.stub.StreamObserver<dev.memoryd.v1.GetReembedStatusResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getGetReembedStatusMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -1127,6 +1565,133 @@ public final class MemoryServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getForgetMemoriesMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * Streams the memories of a scope (or, for an admin principal with no
+     * scope set, of every owner) with their vectors, for backup and
+     * migration. The export is a snapshot: the scope's acknowledged writes are
+     * applied first, then the selection is read while no write is applied, so
+     * a memory written during the export is either wholly in it, as of one
+     * version, or wholly absent. Writes are still acknowledged meanwhile and
+     * applied once the snapshot is taken. The first response carries the
+     * header; every response carries up to page_size memories. Expired
+     * memories are left out.
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+     * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+     * caller may not read or, without a scope, a caller that is not an admin,
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+     * (WRITE_NOT_YET_APPLIED), INTERNAL.
+     * </pre>
+     */
+    @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")
+    public io.grpc.stub.BlockingClientCall<?, dev.memoryd.v1.ExportMemoriesResponse>
+        exportMemories(dev.memoryd.v1.ExportMemoriesRequest request) {
+      return io.grpc.stub.ClientCalls.blockingV2ServerStreamingCall(
+          getChannel(), getExportMemoriesMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Imports exported memories, keeping their ids, keys, scopes, times and
+     * versions. Idempotent per record: a memory already stored at the same or
+     * a newer version is left as it is, so running an interrupted import again
+     * writes nothing twice. A record whose embedder_id is the server's keeps
+     * its vector; any other is embedded again. Each request message is
+     * journaled as one write before it is applied, so an import is as durable
+     * as any write; the response comes once every record is applied. Records
+     * already expired are skipped. A bad record fails the call with
+     * INVALID_ARGUMENT naming it (messages before it stay imported; run the
+     * corrected import again).
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+     * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a record in
+     * a scope the caller may not write, RESOURCE_EXHAUSTED
+     * (WRITE_BACKLOG_FULL, RATE_LIMITED), UNAVAILABLE (SHUTTING_DOWN,
+     * EMBEDDING_UNAVAILABLE, WRITE_FAILED), DEADLINE_EXCEEDED, INTERNAL.
+     * </pre>
+     */
+    @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")
+    public io.grpc.stub.BlockingClientCall<dev.memoryd.v1.ImportMemoriesRequest, dev.memoryd.v1.ImportMemoriesResponse>
+        importMemories() {
+      return io.grpc.stub.ClientCalls.blockingClientStreamingCall(
+          getChannel(), getImportMemoriesMethod(), getCallOptions());
+    }
+
+    /**
+     * <pre>
+     * Streams the changes to the memories of a scope (or, for an admin
+     * principal with no scope set, of every owner) as they are applied:
+     * created, updated, deleted and expired, each with a sequence number that
+     * increases across the server's whole change history. The first response
+     * is `started`, naming the sequence the stream continues after; from then
+     * on nothing is missed and nothing is sent twice. Resume after a
+     * disconnect with start_after_sequence set to the last sequence received.
+     * A consumer that reads too slowly for the server's buffer (server setting
+     * watch_buffer_events) gets one `fell_behind` response naming the
+     * sequence to resume after, and the stream ends with OK: no event is ever
+     * skipped silently. The history is kept for the request id retention
+     * (request_id_retention_seconds).
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+     * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED), OUT_OF_RANGE
+     * (CHANGE_HISTORY_EXPIRED) for a start_after_sequence older than the kept
+     * history or past its end, RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE
+     * (SHUTTING_DOWN), INTERNAL.
+     * </pre>
+     */
+    @io.grpc.ExperimentalApi("https://github.com/grpc/grpc-java/issues/10918")
+    public io.grpc.stub.BlockingClientCall<?, dev.memoryd.v1.WatchMemoriesResponse>
+        watchMemories(dev.memoryd.v1.WatchMemoriesRequest request) {
+      return io.grpc.stub.ClientCalls.blockingV2ServerStreamingCall(
+          getChannel(), getWatchMemoriesMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Reports what the server holds: memories per kind of owner, the journal
+     * backlog, the embedder, the engine's sizes and any re-embedding. Admin
+     * principals only.
+     * Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+     * </pre>
+     */
+    public dev.memoryd.v1.GetStatsResponse getStats(dev.memoryd.v1.GetStatsRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getGetStatsMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Starts re-embedding every memory with another embedder, in the
+     * background, while the server keeps serving with the current one. Once
+     * every memory has its new vector, reads and writes switch over to the new
+     * embedder at once, and the old vectors are dropped. Progress survives a
+     * restart: the server resumes the job when it starts again. Starting the
+     * same target again returns the running job. Admin principals only.
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT) for an unknown embedder or
+     * the current one, UNAUTHENTICATED, PERMISSION_DENIED
+     * (SCOPE_NOT_PERMITTED), FAILED_PRECONDITION (REEMBED_IN_PROGRESS) while a
+     * job to another embedder runs, UNAVAILABLE (EMBEDDING_UNAVAILABLE) when
+     * the new embedder cannot be loaded, RESOURCE_EXHAUSTED (RATE_LIMITED),
+     * INTERNAL.
+     * </pre>
+     */
+    public dev.memoryd.v1.StartReembedResponse startReembed(dev.memoryd.v1.StartReembedRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getStartReembedMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Returns the state of the current or last re-embedding. Admin principals
+     * only.
+     * Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+     * </pre>
+     */
+    public dev.memoryd.v1.GetReembedStatusResponse getReembedStatus(dev.memoryd.v1.GetReembedStatusRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getGetReembedStatusMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -1354,6 +1919,105 @@ public final class MemoryServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getForgetMemoriesMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * Streams the memories of a scope (or, for an admin principal with no
+     * scope set, of every owner) with their vectors, for backup and
+     * migration. The export is a snapshot: the scope's acknowledged writes are
+     * applied first, then the selection is read while no write is applied, so
+     * a memory written during the export is either wholly in it, as of one
+     * version, or wholly absent. Writes are still acknowledged meanwhile and
+     * applied once the snapshot is taken. The first response carries the
+     * header; every response carries up to page_size memories. Expired
+     * memories are left out.
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+     * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED) for a scope the
+     * caller may not read or, without a scope, a caller that is not an admin,
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), DEADLINE_EXCEEDED
+     * (WRITE_NOT_YET_APPLIED), INTERNAL.
+     * </pre>
+     */
+    public java.util.Iterator<dev.memoryd.v1.ExportMemoriesResponse> exportMemories(
+        dev.memoryd.v1.ExportMemoriesRequest request) {
+      return io.grpc.stub.ClientCalls.blockingServerStreamingCall(
+          getChannel(), getExportMemoriesMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Streams the changes to the memories of a scope (or, for an admin
+     * principal with no scope set, of every owner) as they are applied:
+     * created, updated, deleted and expired, each with a sequence number that
+     * increases across the server's whole change history. The first response
+     * is `started`, naming the sequence the stream continues after; from then
+     * on nothing is missed and nothing is sent twice. Resume after a
+     * disconnect with start_after_sequence set to the last sequence received.
+     * A consumer that reads too slowly for the server's buffer (server setting
+     * watch_buffer_events) gets one `fell_behind` response naming the
+     * sequence to resume after, and the stream ends with OK: no event is ever
+     * skipped silently. The history is kept for the request id retention
+     * (request_id_retention_seconds).
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT, MESSAGE_TOO_LARGE),
+     * UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED), OUT_OF_RANGE
+     * (CHANGE_HISTORY_EXPIRED) for a start_after_sequence older than the kept
+     * history or past its end, RESOURCE_EXHAUSTED (RATE_LIMITED), UNAVAILABLE
+     * (SHUTTING_DOWN), INTERNAL.
+     * </pre>
+     */
+    public java.util.Iterator<dev.memoryd.v1.WatchMemoriesResponse> watchMemories(
+        dev.memoryd.v1.WatchMemoriesRequest request) {
+      return io.grpc.stub.ClientCalls.blockingServerStreamingCall(
+          getChannel(), getWatchMemoriesMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Reports what the server holds: memories per kind of owner, the journal
+     * backlog, the embedder, the engine's sizes and any re-embedding. Admin
+     * principals only.
+     * Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+     * </pre>
+     */
+    public dev.memoryd.v1.GetStatsResponse getStats(dev.memoryd.v1.GetStatsRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetStatsMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Starts re-embedding every memory with another embedder, in the
+     * background, while the server keeps serving with the current one. Once
+     * every memory has its new vector, reads and writes switch over to the new
+     * embedder at once, and the old vectors are dropped. Progress survives a
+     * restart: the server resumes the job when it starts again. Starting the
+     * same target again returns the running job. Admin principals only.
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT) for an unknown embedder or
+     * the current one, UNAUTHENTICATED, PERMISSION_DENIED
+     * (SCOPE_NOT_PERMITTED), FAILED_PRECONDITION (REEMBED_IN_PROGRESS) while a
+     * job to another embedder runs, UNAVAILABLE (EMBEDDING_UNAVAILABLE) when
+     * the new embedder cannot be loaded, RESOURCE_EXHAUSTED (RATE_LIMITED),
+     * INTERNAL.
+     * </pre>
+     */
+    public dev.memoryd.v1.StartReembedResponse startReembed(dev.memoryd.v1.StartReembedRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getStartReembedMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Returns the state of the current or last re-embedding. Admin principals
+     * only.
+     * Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+     * </pre>
+     */
+    public dev.memoryd.v1.GetReembedStatusResponse getReembedStatus(dev.memoryd.v1.GetReembedStatusRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getGetReembedStatusMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -1557,6 +2221,57 @@ public final class MemoryServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getForgetMemoriesMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * Reports what the server holds: memories per kind of owner, the journal
+     * backlog, the embedder, the engine's sizes and any re-embedding. Admin
+     * principals only.
+     * Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.memoryd.v1.GetStatsResponse> getStats(
+        dev.memoryd.v1.GetStatsRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetStatsMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Starts re-embedding every memory with another embedder, in the
+     * background, while the server keeps serving with the current one. Once
+     * every memory has its new vector, reads and writes switch over to the new
+     * embedder at once, and the old vectors are dropped. Progress survives a
+     * restart: the server resumes the job when it starts again. Starting the
+     * same target again returns the running job. Admin principals only.
+     * Errors: INVALID_ARGUMENT (INVALID_ARGUMENT) for an unknown embedder or
+     * the current one, UNAUTHENTICATED, PERMISSION_DENIED
+     * (SCOPE_NOT_PERMITTED), FAILED_PRECONDITION (REEMBED_IN_PROGRESS) while a
+     * job to another embedder runs, UNAVAILABLE (EMBEDDING_UNAVAILABLE) when
+     * the new embedder cannot be loaded, RESOURCE_EXHAUSTED (RATE_LIMITED),
+     * INTERNAL.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.memoryd.v1.StartReembedResponse> startReembed(
+        dev.memoryd.v1.StartReembedRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getStartReembedMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * Returns the state of the current or last re-embedding. Admin principals
+     * only.
+     * Errors: UNAUTHENTICATED, PERMISSION_DENIED (SCOPE_NOT_PERMITTED),
+     * RESOURCE_EXHAUSTED (RATE_LIMITED), INTERNAL.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.memoryd.v1.GetReembedStatusResponse> getReembedStatus(
+        dev.memoryd.v1.GetReembedStatusRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getGetReembedStatusMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_CREATE_MEMORY = 0;
@@ -1569,6 +2284,12 @@ public final class MemoryServiceGrpc {
   private static final int METHODID_PRELOAD = 7;
   private static final int METHODID_GET_WRITE_STATUS = 8;
   private static final int METHODID_FORGET_MEMORIES = 9;
+  private static final int METHODID_EXPORT_MEMORIES = 10;
+  private static final int METHODID_WATCH_MEMORIES = 11;
+  private static final int METHODID_GET_STATS = 12;
+  private static final int METHODID_START_REEMBED = 13;
+  private static final int METHODID_GET_REEMBED_STATUS = 14;
+  private static final int METHODID_IMPORT_MEMORIES = 15;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -1627,6 +2348,26 @@ public final class MemoryServiceGrpc {
           serviceImpl.forgetMemories((dev.memoryd.v1.ForgetMemoriesRequest) request,
               (io.grpc.stub.StreamObserver<dev.memoryd.v1.ForgetMemoriesResponse>) responseObserver);
           break;
+        case METHODID_EXPORT_MEMORIES:
+          serviceImpl.exportMemories((dev.memoryd.v1.ExportMemoriesRequest) request,
+              (io.grpc.stub.StreamObserver<dev.memoryd.v1.ExportMemoriesResponse>) responseObserver);
+          break;
+        case METHODID_WATCH_MEMORIES:
+          serviceImpl.watchMemories((dev.memoryd.v1.WatchMemoriesRequest) request,
+              (io.grpc.stub.StreamObserver<dev.memoryd.v1.WatchMemoriesResponse>) responseObserver);
+          break;
+        case METHODID_GET_STATS:
+          serviceImpl.getStats((dev.memoryd.v1.GetStatsRequest) request,
+              (io.grpc.stub.StreamObserver<dev.memoryd.v1.GetStatsResponse>) responseObserver);
+          break;
+        case METHODID_START_REEMBED:
+          serviceImpl.startReembed((dev.memoryd.v1.StartReembedRequest) request,
+              (io.grpc.stub.StreamObserver<dev.memoryd.v1.StartReembedResponse>) responseObserver);
+          break;
+        case METHODID_GET_REEMBED_STATUS:
+          serviceImpl.getReembedStatus((dev.memoryd.v1.GetReembedStatusRequest) request,
+              (io.grpc.stub.StreamObserver<dev.memoryd.v1.GetReembedStatusResponse>) responseObserver);
+          break;
         default:
           throw new AssertionError();
       }
@@ -1637,6 +2378,9 @@ public final class MemoryServiceGrpc {
     public io.grpc.stub.StreamObserver<Req> invoke(
         io.grpc.stub.StreamObserver<Resp> responseObserver) {
       switch (methodId) {
+        case METHODID_IMPORT_MEMORIES:
+          return (io.grpc.stub.StreamObserver<Req>) serviceImpl.importMemories(
+              (io.grpc.stub.StreamObserver<dev.memoryd.v1.ImportMemoriesResponse>) responseObserver);
         default:
           throw new AssertionError();
       }
@@ -1715,6 +2459,48 @@ public final class MemoryServiceGrpc {
               dev.memoryd.v1.ForgetMemoriesRequest,
               dev.memoryd.v1.ForgetMemoriesResponse>(
                 service, METHODID_FORGET_MEMORIES)))
+        .addMethod(
+          getExportMemoriesMethod(),
+          io.grpc.stub.ServerCalls.asyncServerStreamingCall(
+            new MethodHandlers<
+              dev.memoryd.v1.ExportMemoriesRequest,
+              dev.memoryd.v1.ExportMemoriesResponse>(
+                service, METHODID_EXPORT_MEMORIES)))
+        .addMethod(
+          getImportMemoriesMethod(),
+          io.grpc.stub.ServerCalls.asyncClientStreamingCall(
+            new MethodHandlers<
+              dev.memoryd.v1.ImportMemoriesRequest,
+              dev.memoryd.v1.ImportMemoriesResponse>(
+                service, METHODID_IMPORT_MEMORIES)))
+        .addMethod(
+          getWatchMemoriesMethod(),
+          io.grpc.stub.ServerCalls.asyncServerStreamingCall(
+            new MethodHandlers<
+              dev.memoryd.v1.WatchMemoriesRequest,
+              dev.memoryd.v1.WatchMemoriesResponse>(
+                service, METHODID_WATCH_MEMORIES)))
+        .addMethod(
+          getGetStatsMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.memoryd.v1.GetStatsRequest,
+              dev.memoryd.v1.GetStatsResponse>(
+                service, METHODID_GET_STATS)))
+        .addMethod(
+          getStartReembedMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.memoryd.v1.StartReembedRequest,
+              dev.memoryd.v1.StartReembedResponse>(
+                service, METHODID_START_REEMBED)))
+        .addMethod(
+          getGetReembedStatusMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.memoryd.v1.GetReembedStatusRequest,
+              dev.memoryd.v1.GetReembedStatusResponse>(
+                service, METHODID_GET_REEMBED_STATUS)))
         .build();
   }
 
@@ -1773,6 +2559,12 @@ public final class MemoryServiceGrpc {
               .addMethod(getPreloadMethod())
               .addMethod(getGetWriteStatusMethod())
               .addMethod(getForgetMemoriesMethod())
+              .addMethod(getExportMemoriesMethod())
+              .addMethod(getImportMemoriesMethod())
+              .addMethod(getWatchMemoriesMethod())
+              .addMethod(getGetStatsMethod())
+              .addMethod(getStartReembedMethod())
+              .addMethod(getGetReembedStatusMethod())
               .build();
         }
       }

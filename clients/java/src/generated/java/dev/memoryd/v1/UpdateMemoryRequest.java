@@ -101,9 +101,10 @@ private static final long serialVersionUID = 0L;
   private com.google.protobuf.FieldMask updateMask_;
   /**
    * <pre>
-   * Optional. The fields to change: "content", "metadata", "category" and
-   * "memory_type", or "*" for all four. Empty means every one of them set
-   * in memory.
+   * Optional. The fields to change: "content", "metadata", "category",
+   * "memory_type" and "expire_time", or "*" for all five. Empty means every
+   * one of them set in memory. Naming "expire_time" with it unset clears the
+   * memory's expiry.
    * </pre>
    *
    * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -115,9 +116,10 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. The fields to change: "content", "metadata", "category" and
-   * "memory_type", or "*" for all four. Empty means every one of them set
-   * in memory.
+   * Optional. The fields to change: "content", "metadata", "category",
+   * "memory_type" and "expire_time", or "*" for all five. Empty means every
+   * one of them set in memory. Naming "expire_time" with it unset clears the
+   * memory's expiry.
    * </pre>
    *
    * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -129,9 +131,10 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. The fields to change: "content", "metadata", "category" and
-   * "memory_type", or "*" for all four. Empty means every one of them set
-   * in memory.
+   * Optional. The fields to change: "content", "metadata", "category",
+   * "memory_type" and "expire_time", or "*" for all five. Empty means every
+   * one of them set in memory. Naming "expire_time" with it unset clears the
+   * memory's expiry.
    * </pre>
    *
    * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -271,6 +274,50 @@ private static final long serialVersionUID = 0L;
     return result == null ? dev.memoryd.v1.WriteMode.UNRECOGNIZED : result;
   }
 
+  public static final int TTL_FIELD_NUMBER = 7;
+  private com.google.protobuf.Duration ttl_;
+  /**
+   * <pre>
+   * Optional. Sets the memory's expire_time to the time this write is
+   * journaled plus ttl. Positive, at most 100 years; not together with
+   * "expire_time" in update_mask.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return Whether the ttl field is set.
+   */
+  @java.lang.Override
+  public boolean hasTtl() {
+    return ((bitField0_ & 0x00000008) != 0);
+  }
+  /**
+   * <pre>
+   * Optional. Sets the memory's expire_time to the time this write is
+   * journaled plus ttl. Positive, at most 100 years; not together with
+   * "expire_time" in update_mask.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return The ttl.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Duration getTtl() {
+    return ttl_ == null ? com.google.protobuf.Duration.getDefaultInstance() : ttl_;
+  }
+  /**
+   * <pre>
+   * Optional. Sets the memory's expire_time to the time this write is
+   * journaled plus ttl. Positive, at most 100 years; not together with
+   * "expire_time" in update_mask.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.DurationOrBuilder getTtlOrBuilder() {
+    return ttl_ == null ? com.google.protobuf.Duration.getDefaultInstance() : ttl_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -303,6 +350,9 @@ private static final long serialVersionUID = 0L;
     if (mode_ != dev.memoryd.v1.WriteMode.WRITE_MODE_UNSPECIFIED.getNumber()) {
       output.writeEnum(6, mode_);
     }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      output.writeMessage(7, getTtl());
+    }
     getUnknownFields().writeTo(output);
   }
   private int computeSerializedSize_0() {
@@ -329,6 +379,10 @@ private static final long serialVersionUID = 0L;
     if (mode_ != dev.memoryd.v1.WriteMode.WRITE_MODE_UNSPECIFIED.getNumber()) {
       size += com.google.protobuf.CodedOutputStream
         .computeEnumSize(6, mode_);
+    }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(7, getTtl());
     }
     return size;
   }
@@ -373,6 +427,11 @@ private static final long serialVersionUID = 0L;
     if (!getRequestId()
         .equals(other.getRequestId())) return false;
     if (mode_ != other.mode_) return false;
+    if (hasTtl() != other.hasTtl()) return false;
+    if (hasTtl()) {
+      if (!getTtl()
+          .equals(other.getTtl())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -403,6 +462,10 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getRequestId().hashCode();
     hash = (37 * hash) + MODE_FIELD_NUMBER;
     hash = (53 * hash) + mode_;
+    if (hasTtl()) {
+      hash = (37 * hash) + TTL_FIELD_NUMBER;
+      hash = (53 * hash) + getTtl().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -539,6 +602,7 @@ private static final long serialVersionUID = 0L;
               .alwaysUseFieldBuilders) {
         internalGetMemoryFieldBuilder();
         internalGetUpdateMaskFieldBuilder();
+        internalGetTtlFieldBuilder();
       }
     }
     @java.lang.Override
@@ -559,6 +623,11 @@ private static final long serialVersionUID = 0L;
       expectedVersion_ = 0L;
       requestId_ = "";
       mode_ = 0;
+      ttl_ = null;
+      if (ttlBuilder_ != null) {
+        ttlBuilder_.dispose();
+        ttlBuilder_ = null;
+      }
       return this;
     }
 
@@ -618,6 +687,12 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.mode_ = mode_;
       }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.ttl_ = ttlBuilder_ == null
+            ? ttl_
+            : ttlBuilder_.build();
+        to_bitField0_ |= 0x00000008;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -652,6 +727,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.mode_ != 0) {
         setModeValue(other.getModeValue());
+      }
+      if (other.hasTtl()) {
+        mergeTtl(other.getTtl());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -711,6 +789,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000020;
               break;
             } // case 48
+            case 58: {
+              input.readMessage(
+                  internalGetTtlFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 58
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -897,9 +982,10 @@ private static final long serialVersionUID = 0L;
         com.google.protobuf.FieldMask, com.google.protobuf.FieldMask.Builder, com.google.protobuf.FieldMaskOrBuilder> updateMaskBuilder_;
     /**
      * <pre>
-     * Optional. The fields to change: "content", "metadata", "category" and
-     * "memory_type", or "*" for all four. Empty means every one of them set
-     * in memory.
+     * Optional. The fields to change: "content", "metadata", "category",
+     * "memory_type" and "expire_time", or "*" for all five. Empty means every
+     * one of them set in memory. Naming "expire_time" with it unset clears the
+     * memory's expiry.
      * </pre>
      *
      * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -910,9 +996,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. The fields to change: "content", "metadata", "category" and
-     * "memory_type", or "*" for all four. Empty means every one of them set
-     * in memory.
+     * Optional. The fields to change: "content", "metadata", "category",
+     * "memory_type" and "expire_time", or "*" for all five. Empty means every
+     * one of them set in memory. Naming "expire_time" with it unset clears the
+     * memory's expiry.
      * </pre>
      *
      * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -927,9 +1014,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. The fields to change: "content", "metadata", "category" and
-     * "memory_type", or "*" for all four. Empty means every one of them set
-     * in memory.
+     * Optional. The fields to change: "content", "metadata", "category",
+     * "memory_type" and "expire_time", or "*" for all five. Empty means every
+     * one of them set in memory. Naming "expire_time" with it unset clears the
+     * memory's expiry.
      * </pre>
      *
      * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -947,9 +1035,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. The fields to change: "content", "metadata", "category" and
-     * "memory_type", or "*" for all four. Empty means every one of them set
-     * in memory.
+     * Optional. The fields to change: "content", "metadata", "category",
+     * "memory_type" and "expire_time", or "*" for all five. Empty means every
+     * one of them set in memory. Naming "expire_time" with it unset clears the
+     * memory's expiry.
      * </pre>
      *
      * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -967,9 +1056,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. The fields to change: "content", "metadata", "category" and
-     * "memory_type", or "*" for all four. Empty means every one of them set
-     * in memory.
+     * Optional. The fields to change: "content", "metadata", "category",
+     * "memory_type" and "expire_time", or "*" for all five. Empty means every
+     * one of them set in memory. Naming "expire_time" with it unset clears the
+     * memory's expiry.
      * </pre>
      *
      * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -994,9 +1084,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. The fields to change: "content", "metadata", "category" and
-     * "memory_type", or "*" for all four. Empty means every one of them set
-     * in memory.
+     * Optional. The fields to change: "content", "metadata", "category",
+     * "memory_type" and "expire_time", or "*" for all five. Empty means every
+     * one of them set in memory. Naming "expire_time" with it unset clears the
+     * memory's expiry.
      * </pre>
      *
      * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1013,9 +1104,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. The fields to change: "content", "metadata", "category" and
-     * "memory_type", or "*" for all four. Empty means every one of them set
-     * in memory.
+     * Optional. The fields to change: "content", "metadata", "category",
+     * "memory_type" and "expire_time", or "*" for all five. Empty means every
+     * one of them set in memory. Naming "expire_time" with it unset clears the
+     * memory's expiry.
      * </pre>
      *
      * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1027,9 +1119,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. The fields to change: "content", "metadata", "category" and
-     * "memory_type", or "*" for all four. Empty means every one of them set
-     * in memory.
+     * Optional. The fields to change: "content", "metadata", "category",
+     * "memory_type" and "expire_time", or "*" for all five. Empty means every
+     * one of them set in memory. Naming "expire_time" with it unset clears the
+     * memory's expiry.
      * </pre>
      *
      * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1044,9 +1137,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. The fields to change: "content", "metadata", "category" and
-     * "memory_type", or "*" for all four. Empty means every one of them set
-     * in memory.
+     * Optional. The fields to change: "content", "metadata", "category",
+     * "memory_type" and "expire_time", or "*" for all five. Empty means every
+     * one of them set in memory. Naming "expire_time" with it unset clears the
+     * memory's expiry.
      * </pre>
      *
      * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1364,6 +1458,179 @@ private static final long serialVersionUID = 0L;
       mode_ = 0;
       onChanged();
       return this;
+    }
+
+    private com.google.protobuf.Duration ttl_;
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> ttlBuilder_;
+    /**
+     * <pre>
+     * Optional. Sets the memory's expire_time to the time this write is
+     * journaled plus ttl. Positive, at most 100 years; not together with
+     * "expire_time" in update_mask.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     * @return Whether the ttl field is set.
+     */
+    public boolean hasTtl() {
+      return ((bitField0_ & 0x00000040) != 0);
+    }
+    /**
+     * <pre>
+     * Optional. Sets the memory's expire_time to the time this write is
+     * journaled plus ttl. Positive, at most 100 years; not together with
+     * "expire_time" in update_mask.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     * @return The ttl.
+     */
+    public com.google.protobuf.Duration getTtl() {
+      if (ttlBuilder_ == null) {
+        return ttl_ == null ? com.google.protobuf.Duration.getDefaultInstance() : ttl_;
+      } else {
+        return ttlBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Optional. Sets the memory's expire_time to the time this write is
+     * journaled plus ttl. Positive, at most 100 years; not together with
+     * "expire_time" in update_mask.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder setTtl(com.google.protobuf.Duration value) {
+      if (ttlBuilder_ == null) {
+        java.util.Objects.requireNonNull(value);
+        ttl_ = value;
+      } else {
+        ttlBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. Sets the memory's expire_time to the time this write is
+     * journaled plus ttl. Positive, at most 100 years; not together with
+     * "expire_time" in update_mask.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder setTtl(
+        com.google.protobuf.Duration.Builder builderForValue) {
+      if (ttlBuilder_ == null) {
+        ttl_ = builderForValue.build();
+      } else {
+        ttlBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. Sets the memory's expire_time to the time this write is
+     * journaled plus ttl. Positive, at most 100 years; not together with
+     * "expire_time" in update_mask.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder mergeTtl(com.google.protobuf.Duration value) {
+      if (ttlBuilder_ == null) {
+        if (((bitField0_ & 0x00000040) != 0) &&
+          ttl_ != null &&
+          ttl_ != com.google.protobuf.Duration.getDefaultInstance()) {
+          getTtlBuilder().mergeFrom(value);
+        } else {
+          ttl_ = value;
+        }
+      } else {
+        ttlBuilder_.mergeFrom(value);
+      }
+      if (ttl_ != null) {
+        bitField0_ |= 0x00000040;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. Sets the memory's expire_time to the time this write is
+     * journaled plus ttl. Positive, at most 100 years; not together with
+     * "expire_time" in update_mask.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder clearTtl() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      ttl_ = null;
+      if (ttlBuilder_ != null) {
+        ttlBuilder_.dispose();
+        ttlBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. Sets the memory's expire_time to the time this write is
+     * journaled plus ttl. Positive, at most 100 years; not together with
+     * "expire_time" in update_mask.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public com.google.protobuf.Duration.Builder getTtlBuilder() {
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return internalGetTtlFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Optional. Sets the memory's expire_time to the time this write is
+     * journaled plus ttl. Positive, at most 100 years; not together with
+     * "expire_time" in update_mask.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public com.google.protobuf.DurationOrBuilder getTtlOrBuilder() {
+      if (ttlBuilder_ != null) {
+        return ttlBuilder_.getMessageOrBuilder();
+      } else {
+        return ttl_ == null ?
+            com.google.protobuf.Duration.getDefaultInstance() : ttl_;
+      }
+    }
+    /**
+     * <pre>
+     * Optional. Sets the memory's expire_time to the time this write is
+     * journaled plus ttl. Positive, at most 100 years; not together with
+     * "expire_time" in update_mask.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> 
+        internalGetTtlFieldBuilder() {
+      if (ttlBuilder_ == null) {
+        ttlBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder>(
+                getTtl(),
+                getParentForChildren(),
+                isClean());
+        ttl_ = null;
+      }
+      return ttlBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:memoryd.v1.UpdateMemoryRequest)

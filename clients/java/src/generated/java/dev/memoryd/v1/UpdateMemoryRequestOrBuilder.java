@@ -42,9 +42,10 @@ public interface UpdateMemoryRequestOrBuilder extends
 
   /**
    * <pre>
-   * Optional. The fields to change: "content", "metadata", "category" and
-   * "memory_type", or "*" for all four. Empty means every one of them set
-   * in memory.
+   * Optional. The fields to change: "content", "metadata", "category",
+   * "memory_type" and "expire_time", or "*" for all five. Empty means every
+   * one of them set in memory. Naming "expire_time" with it unset clears the
+   * memory's expiry.
    * </pre>
    *
    * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -53,9 +54,10 @@ public interface UpdateMemoryRequestOrBuilder extends
   boolean hasUpdateMask();
   /**
    * <pre>
-   * Optional. The fields to change: "content", "metadata", "category" and
-   * "memory_type", or "*" for all four. Empty means every one of them set
-   * in memory.
+   * Optional. The fields to change: "content", "metadata", "category",
+   * "memory_type" and "expire_time", or "*" for all five. Empty means every
+   * one of them set in memory. Naming "expire_time" with it unset clears the
+   * memory's expiry.
    * </pre>
    *
    * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -64,9 +66,10 @@ public interface UpdateMemoryRequestOrBuilder extends
   com.google.protobuf.FieldMask getUpdateMask();
   /**
    * <pre>
-   * Optional. The fields to change: "content", "metadata", "category" and
-   * "memory_type", or "*" for all four. Empty means every one of them set
-   * in memory.
+   * Optional. The fields to change: "content", "metadata", "category",
+   * "memory_type" and "expire_time", or "*" for all five. Empty means every
+   * one of them set in memory. Naming "expire_time" with it unset clears the
+   * memory's expiry.
    * </pre>
    *
    * <code>.google.protobuf.FieldMask update_mask = 2 [json_name = "updateMask", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -153,4 +156,37 @@ public interface UpdateMemoryRequestOrBuilder extends
    * @return The mode.
    */
   dev.memoryd.v1.WriteMode getMode();
+
+  /**
+   * <pre>
+   * Optional. Sets the memory's expire_time to the time this write is
+   * journaled plus ttl. Positive, at most 100 years; not together with
+   * "expire_time" in update_mask.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return Whether the ttl field is set.
+   */
+  boolean hasTtl();
+  /**
+   * <pre>
+   * Optional. Sets the memory's expire_time to the time this write is
+   * journaled plus ttl. Positive, at most 100 years; not together with
+   * "expire_time" in update_mask.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return The ttl.
+   */
+  com.google.protobuf.Duration getTtl();
+  /**
+   * <pre>
+   * Optional. Sets the memory's expire_time to the time this write is
+   * journaled plus ttl. Positive, at most 100 years; not together with
+   * "expire_time" in update_mask.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration ttl = 7 [json_name = "ttl", (.google.api.field_behavior) = OPTIONAL];</code>
+   */
+  com.google.protobuf.DurationOrBuilder getTtlOrBuilder();
 }

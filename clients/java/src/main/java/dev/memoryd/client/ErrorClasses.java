@@ -31,6 +31,8 @@ final class ErrorClasses {
           Map.entry("SCOPE_NOT_PERMITTED", ScopeNotPermittedException::new),
           Map.entry("RATE_LIMITED", RateLimitedException::new),
           Map.entry("INTERNAL", InternalException::new),
+          Map.entry("CHANGE_HISTORY_EXPIRED", ChangeHistoryExpiredException::new),
+          Map.entry("REEMBED_IN_PROGRESS", ReembedInProgressException::new),
           Map.entry(WRITE_IN_FLIGHT, WriteInFlightException::new));
 
   /** The class of an error without a reason this client knows. */

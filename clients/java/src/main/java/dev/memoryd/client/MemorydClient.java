@@ -25,6 +25,8 @@ import dev.memoryd.v1.SearchMemoriesRequest;
 import dev.memoryd.v1.SearchMemoriesResponse;
 import dev.memoryd.v1.UpdateMemoryRequest;
 import dev.memoryd.v1.UpdateMemoryResponse;
+import dev.memoryd.v1.WatchMemoriesRequest;
+import dev.memoryd.v1.WatchMemoriesResponse;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptor;
 import io.grpc.ClientInterceptors;
@@ -65,7 +67,7 @@ import java.util.stream.StreamSupport;
  *
  * <ul>
  *   <li>has a deadline: the builder's read or write timeout, or the one of a {@link
- *       #withTimeout} view;
+ *       #withTimeout} view (a {@link #watch} runs until closed);
  *   <li>is retried on UNAVAILABLE by gRPC's retry policy (service config), and a write without
  *       a {@code request_id} gets a fresh UUID one, so a retried write is never applied twice;
  *   <li>throws a {@link MemorydException} subclass on failure (see there);
@@ -327,6 +329,38 @@ public final class MemorydClient implements AutoCloseable {
       }
     }
     return text;
+  }
+
+  /**
+   * The WatchMemories stream: the changes to the memories of the request's scope, as they are
+   * applied, in the order received. Each response holds one event: first {@code started} (its
+   * {@code after_sequence} is the sequence the stream continues after), then a {@code change}
+   * per applied change ({@code sequence}, {@code type} CREATED, UPDATED, DELETED or EXPIRED,
+   * {@code memory}, {@code change_time}); a consumer that reads too slowly gets one {@code
+   * fell_behind} ({@code resume_after_sequence}) and the stream ends. Set {@code
+   * start_after_sequence} to the last sequence received to resume; unset means from now on.
+   *
+   * <p>A watch has no deadline of its own (the read timeout does not apply; a deadline of the
+   * caller's {@link io.grpc.Context} does): reading blocks until the next event. Close the
+   * stream (try-with-resources) to end the call; a read blocked meanwhile on another thread
+   * then throws {@link CancelledException}. The call starts at once; a failure is thrown from
+   * the stream's operations as a {@link MemorydException}, e.g. {@link
+   * ChangeHistoryExpiredException} for a {@code start_after_sequence} outside the kept history.
+   *
+   * <pre>{@code
+   * try (Stream<WatchMemoriesResponse> events = client.watch(WatchMemoriesRequest.newBuilder()
+   *     .setScope(user).setStartAfterSequence(last).build())) {
+   *   events.filter(WatchMemoriesResponse::hasChange).forEach(e -> apply(e.getChange()));
+   * }
+   * }</pre>
+   */
+  public Stream<WatchMemoriesResponse> watch(WatchMemoriesRequest request) {
+    Objects.requireNonNull(request, "request");
+    WatchEvents events = new WatchEvents(stub, request);
+    return StreamSupport.stream(
+            Spliterators.spliteratorUnknownSize(events, Spliterator.ORDERED | Spliterator.NONNULL),
+            false)
+        .onClose(events::cancel);
   }
 
   /**

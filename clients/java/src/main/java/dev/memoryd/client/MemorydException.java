@@ -29,6 +29,7 @@ import java.util.function.Function;
  * MemorydException                         any failed call (code, reason, statusMessage, ...)
  *   InvalidArgumentException                 INVALID_ARGUMENT, OUT_OF_RANGE; reason INVALID_ARGUMENT
  *     MessageTooLargeException                 MESSAGE_TOO_LARGE
+ *     ChangeHistoryExpiredException            CHANGE_HISTORY_EXPIRED (OUT_OF_RANGE)
  *   NotFoundException                        NOT_FOUND
  *     MemoryNotFoundException                  MEMORY_NOT_FOUND
  *     UnknownWriteTokenException               UNKNOWN_WRITE_TOKEN
@@ -39,6 +40,7 @@ import java.util.function.Function;
  *   UnauthenticatedException                 UNAUTHENTICATED; reason UNAUTHENTICATED
  *   FailedPreconditionException              FAILED_PRECONDITION
  *     IncompatibleIndexException               INCOMPATIBLE_INDEX
+ *     ReembedInProgressException               REEMBED_IN_PROGRESS
  *   UnimplementedException                   UNIMPLEMENTED
  *   InternalException                        INTERNAL, UNKNOWN, DATA_LOSS; reason INTERNAL
  *   TransientException                       may succeed if tried again later

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.Any;
 import com.google.rpc.BadRequest;
 import com.google.rpc.ErrorInfo;
+import dev.memoryd.v1.ChangeType;
 import dev.memoryd.v1.CreateMemoryRequest;
 import dev.memoryd.v1.CreateMemoryResponse;
 import dev.memoryd.v1.GetWriteStatusRequest;
@@ -16,6 +17,7 @@ import dev.memoryd.v1.GetWriteStatusResponse;
 import dev.memoryd.v1.ListMemoriesRequest;
 import dev.memoryd.v1.ListMemoriesResponse;
 import dev.memoryd.v1.Memory;
+import dev.memoryd.v1.MemoryChange;
 import dev.memoryd.v1.MemoryServiceGrpc;
 import dev.memoryd.v1.PreloadContext;
 import dev.memoryd.v1.PreloadDone;
@@ -23,7 +25,12 @@ import dev.memoryd.v1.PreloadRequest;
 import dev.memoryd.v1.PreloadResponse;
 import dev.memoryd.v1.SearchMemoriesRequest;
 import dev.memoryd.v1.SearchMemoriesResponse;
+import dev.memoryd.v1.WatchFellBehind;
+import dev.memoryd.v1.WatchMemoriesRequest;
+import dev.memoryd.v1.WatchMemoriesResponse;
+import dev.memoryd.v1.WatchStarted;
 import dev.memoryd.v1.WriteState;
+import io.grpc.Context;
 import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerCall;
@@ -34,6 +41,7 @@ import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
@@ -46,6 +54,7 @@ import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -56,6 +65,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -152,6 +162,41 @@ class ClientBehaviourTest {
       out.onNext(PreloadResponse.newBuilder()
           .setContext(PreloadContext.newBuilder().setText("[Long-term Memory Context]")).build());
       out.onNext(PreloadResponse.newBuilder().setDone(PreloadDone.newBuilder().setEtag("e1")).build());
+      out.onCompleted();
+    }
+
+    final List<WatchMemoriesRequest> watches = new CopyOnWriteArrayList<>();
+    /** Whether each watch arrived with a deadline. */
+    final List<Boolean> watchDeadlines = new CopyOnWriteArrayList<>();
+    /** Counted down when a watch held open (scope user "held") is cancelled by the client. */
+    final CountDownLatch watchCancelled = new CountDownLatch(1);
+
+    @Override
+    public void watchMemories(WatchMemoriesRequest request, StreamObserver<WatchMemoriesResponse> out) {
+      watches.add(request);
+      watchDeadlines.add(Context.current().getDeadline() != null);
+      if (request.getStartAfterSequence() == 999) {
+        out.onError(StatusProto.toStatusRuntimeException(com.google.rpc.Status.newBuilder()
+            .setCode(Status.Code.OUT_OF_RANGE.value()).setMessage("start_after_sequence 999 is past the end")
+            .addDetails(Any.pack(ErrorInfo.newBuilder().setDomain("memoryd").setReason("CHANGE_HISTORY_EXPIRED").build()))
+            .build()));
+        return;
+      }
+      boolean held = request.getScope().getUserId().equals("held");
+      if (held) {
+        ((ServerCallStreamObserver<WatchMemoriesResponse>) out).setOnCancelHandler(watchCancelled::countDown);
+      }
+      long after = request.hasStartAfterSequence() ? request.getStartAfterSequence() : 41;
+      out.onNext(WatchMemoriesResponse.newBuilder()
+          .setStarted(WatchStarted.newBuilder().setAfterSequence(after)).build());
+      out.onNext(WatchMemoriesResponse.newBuilder().setChange(MemoryChange.newBuilder()
+          .setSequence(after + 1).setType(ChangeType.CHANGE_TYPE_CREATED)
+          .setMemory(Memory.newBuilder().setId("m1"))).build());
+      if (held) {
+        return; // open until the client cancels
+      }
+      out.onNext(WatchMemoriesResponse.newBuilder()
+          .setFellBehind(WatchFellBehind.newBuilder().setResumeAfterSequence(after + 1)).build());
       out.onCompleted();
     }
 
@@ -318,6 +363,55 @@ class ClientBehaviourTest {
         () -> client.preload(request.toBuilder().clearQuery().build()).forEach(event -> { }));
     assertInstanceOf(InvalidArgumentException.class, error);
     assertEquals("INVALID_ARGUMENT", error.reason());
+  }
+
+  private static WatchMemoriesRequest watch(String user) {
+    return WatchMemoriesRequest.newBuilder()
+        .setScope(dev.memoryd.v1.Scope.newBuilder().setUserId(user)).build();
+  }
+
+  @Test
+  void watchStreamsEveryEventWithoutADeadline() {
+    List<WatchMemoriesResponse> events;
+    try (Stream<WatchMemoriesResponse> stream = client.watch(watch("u1"))) {
+      events = stream.collect(Collectors.toList());
+    }
+    assertEquals(List.of(WatchMemoriesResponse.EventCase.STARTED, WatchMemoriesResponse.EventCase.CHANGE,
+        WatchMemoriesResponse.EventCase.FELL_BEHIND),
+        events.stream().map(WatchMemoriesResponse::getEventCase).collect(Collectors.toList()));
+    assertEquals(41, events.get(0).getStarted().getAfterSequence());
+    assertEquals(42, events.get(1).getChange().getSequence());
+    assertEquals("m1", events.get(1).getChange().getMemory().getId());
+    assertEquals(42, events.get(2).getFellBehind().getResumeAfterSequence());
+    assertFalse(service.watches.get(0).hasStartAfterSequence(), "unset start_after_sequence stays unset");
+    assertEquals(List.of(false), service.watchDeadlines, "a watch has no deadline of its own");
+
+    try (Stream<WatchMemoriesResponse> stream =
+        client.watch(watch("u1").toBuilder().setStartAfterSequence(7).build())) {
+      assertEquals(7, stream.iterator().next().getStarted().getAfterSequence());
+    }
+  }
+
+  @Test
+  void closingTheWatchCancelsTheCall() throws Exception {
+    try (Stream<WatchMemoriesResponse> stream = client.watch(watch("held"))) {
+      Iterator<WatchMemoriesResponse> events = stream.iterator();
+      assertTrue(events.next().hasStarted());
+      assertTrue(events.next().hasChange());
+    }
+    assertTrue(service.watchCancelled.await(10, TimeUnit.SECONDS), "the server saw the watch cancelled");
+  }
+
+  @Test
+  void watchErrorsAreTyped() {
+    ChangeHistoryExpiredException error = assertThrows(ChangeHistoryExpiredException.class, () -> {
+      try (Stream<WatchMemoriesResponse> stream =
+          client.watch(watch("u1").toBuilder().setStartAfterSequence(999).build())) {
+        stream.forEach(event -> { });
+      }
+    });
+    assertEquals(Status.Code.OUT_OF_RANGE, error.code());
+    assertEquals("CHANGE_HISTORY_EXPIRED", error.reason());
   }
 
   @Test

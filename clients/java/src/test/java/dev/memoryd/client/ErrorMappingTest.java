@@ -58,7 +58,7 @@ class ErrorMappingTest {
       String other = seen.put(error.getClass(), reason);
       assertEquals(null, other, reason + " shares its class with " + other);
     }
-    assertTrue(reasons >= 16, "the contract has at least 16 reasons");
+    assertTrue(reasons >= 18, "the contract has at least 18 reasons");
   }
 
   @Test
@@ -73,6 +73,11 @@ class ErrorMappingTest {
     assertInstanceOf(DeadlineExceededException.class, MemorydException.fromStatus(status(Status.Code.DEADLINE_EXCEEDED, "WRITE_NOT_YET_APPLIED")));
     assertInstanceOf(TransientException.class, MemorydException.fromStatus(status(Status.Code.UNAVAILABLE, "EMBEDDING_UNAVAILABLE")));
     assertInstanceOf(FailedPreconditionException.class, MemorydException.fromStatus(status(Status.Code.FAILED_PRECONDITION, "INCOMPATIBLE_INDEX")));
+    assertInstanceOf(FailedPreconditionException.class, MemorydException.fromStatus(status(Status.Code.FAILED_PRECONDITION, "REEMBED_IN_PROGRESS")));
+    MemorydException expired = MemorydException.fromStatus(status(Status.Code.OUT_OF_RANGE, "CHANGE_HISTORY_EXPIRED"));
+    assertInstanceOf(ChangeHistoryExpiredException.class, expired);
+    assertInstanceOf(InvalidArgumentException.class, expired);
+    assertEquals(Status.Code.OUT_OF_RANGE, expired.code());
   }
 
   @Test

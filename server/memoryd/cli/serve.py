@@ -1,4 +1,4 @@
-"""The `memoryd` command line."""
+"""``memoryd serve``: runs the gRPC server until SIGTERM."""
 
 from __future__ import annotations
 
@@ -9,21 +9,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
 
-from memoryd.config import Settings
-from memoryd.core.errors import MemorydError
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="memoryd", description="Long-term memory for AI agents.")
-    commands = parser.add_subparsers(dest="command", required=True)
+def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = commands.add_parser("serve", help="run the gRPC server")
     serve.add_argument("--host", help="address to listen on (MEMORYD_HOST, default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port; 0 picks one (MEMORYD_PORT, default 50051)")
     serve.add_argument("--data-dir", type=Path, help="index directory (MEMORYD_DATA_DIR)")
     serve.add_argument("--config", type=Path, help="TOML settings file (MEMORYD_CONFIG_FILE)")
-    args = parser.parse_args(argv)
+    serve.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    # The server's modules load only here: the operator commands need none of them.
+    from pydantic import ValidationError
+
+    from memoryd.config import Settings
+    from memoryd.core.errors import MemorydError
 
     overrides: dict[str, Any] = {
         name: value
@@ -52,7 +53,3 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger("memoryd").error("cannot start: %s", exc)
         return 1
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
