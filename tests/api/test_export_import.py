@@ -385,18 +385,25 @@ def _open_spools(data_dir: Path) -> int:
 
 def test_spool_is_deleted_when_the_reader_cancels(traced: Traced) -> None:
     stub, user, data_dir = traced.stub, _fresh("user"), traced.server.settings.data_dir
-    import_(stub, [[record(f"Spooled fact {i} about lighthouses", user) for i in range(5)]])
+    # About 1 MB of export against the 64 KiB HTTP/2 window of a channel without
+    # BDP probing: the server cannot send it all before the reader reads, so the
+    # spool is still open when the header arrives, however fast the machine.
+    filler = " about lighthouses and their keepers" * 200
+    records = [record(f"Spooled fact {i}{filler}", user) for i in range(120)]
+    import_(stub, [records[:60], records[60:]])
     assert _open_spools(data_dir) == 0
-    stream = stub.ExportMemories(
+    slow = grpc.insecure_channel(traced.server.address, options=[("grpc.http2.bdp_probe", 0)])
+    stream = Stub(slow).ExportMemories(
         svc.ExportMemoriesRequest(scope=pb.Scope(user_id=user), page_size=1)
     )
-    assert next(stream).header.memory_count == 5
+    assert next(stream).header.memory_count == 120
     assert _open_spools(data_dir) == 1
     stream.cancel()
     deadline = time.monotonic() + 30
     while _open_spools(data_dir) and time.monotonic() < deadline:
         time.sleep(0.05)  # the server learns of the cancellation asynchronously
     assert _open_spools(data_dir) == 0
+    slow.close()
     list(stub.ExportMemories(svc.ExportMemoriesRequest(scope=pb.Scope(user_id=user))))
     assert _open_spools(data_dir) == 0
 

@@ -216,7 +216,7 @@ class Matrix:
         self._root = realm.stub("root")
         self.seeds = {}
         for target, text in zip(TARGETS, _SEED_TEXTS, strict=True):
-            created = self._root_call("CreateMemory", _create(target, text))
+            created = self.root_call("CreateMemory", _create(target, text))
             self.seeds[target] = Seed(created.memory, created.write_token)
         # Memories a too-wide read would also return: another user's memory
         # written through bot and console, and shared memory of another agent and app.
@@ -228,9 +228,9 @@ class Matrix:
             ),
         ):
             decoy = pb.Memory(content=f"decoy: {text}", scope=scope)
-            self._root_call("CreateMemory", svc.CreateMemoryRequest(memory=decoy, mode=SYNC))
+            self.root_call("CreateMemory", svc.CreateMemoryRequest(memory=decoy, mode=SYNC))
 
-    def _root_call(self, rpc: str, request: Any) -> Any:
+    def root_call(self, rpc: str, request: Any) -> Any:
         return getattr(self._root, rpc)(
             request, metadata=self.realm.metadata.get("root", ()), timeout=30
         )
@@ -240,7 +240,7 @@ class Matrix:
         text = f"victim {uuid.uuid4().hex}"
         request = _create(target, text)
         request.memory.category = f"victim-{uuid.uuid4().hex}"
-        memory: pb.Memory = self._root_call("CreateMemory", request).memory
+        memory: pb.Memory = self.root_call("CreateMemory", request).memory
         return memory
 
     def snapshot(self) -> dict[str, dict[str, Stored]]:
@@ -250,7 +250,7 @@ class Matrix:
         }
         snapshot = {}
         for name, scope in scopes.items():
-            listed = self._root_call(
+            listed = self.root_call(
                 "ListMemories", svc.ListMemoriesRequest(scope=scope, page_size=1000)
             )
             assert not listed.next_page_token

@@ -10,6 +10,10 @@ has one expected status, and then:
   reveals neither the content nor the id of the memory it aimed at.
 Update, Delete and Forget cells aim at a memory made for the cell, so an
 allowed Forget really deletes one memory and a refused one really spares it.
+The streams: a refused Preload, Export or Watch sends nothing before its error;
+a Watch never ends by itself, so its cell reads the first response and cancels.
+The operator's RPCs (GetStats, StartReembed, GetReembedStatus) aim at no
+scope: test_admin_rpcs runs them for every caller, apart from the matrix.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ OK = grpc.StatusCode.OK
 DENIED = grpc.StatusCode.PERMISSION_DENIED
 NOT_FOUND = grpc.StatusCode.NOT_FOUND
 UNAUTHENTICATED = grpc.StatusCode.UNAUTHENTICATED
+INVALID_ARGUMENT = grpc.StatusCode.INVALID_ARGUMENT
 SYNC = svc.WRITE_MODE_SYNC
 
 RPCS = (
@@ -61,7 +66,14 @@ RPCS = (
     "ForgetMemories",
     "GetWriteStatus",
     "Preload",
+    "ExportMemories",
+    "ImportMemories",
+    "WatchMemories",
 )
+#: The operator's RPCs: no target scope, so no column of the matrix (test_admin_rpcs).
+ADMIN_RPCS = ("GetStats", "StartReembed", "GetReembedStatus")
+#: Server streams: every response received before the end or the error is kept.
+STREAMS = ("Preload", "ExportMemories", "WatchMemories")
 KIND = {
     "CreateMemory": "write",
     "BatchCreateMemories": "write",
@@ -73,6 +85,13 @@ KIND = {
     "SearchMemories": "read",
     "GetWriteStatus": "status",
     "Preload": "preload",
+    # A scope's export is read as ListMemories reads it (core/transfers.py);
+    # everything (no scope) is for admins only, and no cell asks for it.
+    "ExportMemories": "read",
+    # Each record needs WRITE on its scope, as CreateMemory (core/import_session.py).
+    "ImportMemories": "write",
+    # Read as ListMemories reads it, except for admins: see expected().
+    "WatchMemories": "read",
 }
 _SHARED_READERS = {"agent_memory_writer", "admin"}
 #: Who may do what, per target; every other authenticated caller is refused.
@@ -107,7 +126,12 @@ ALLOWED = {
 def expected(rpc: str, target: str, caller: str) -> grpc.StatusCode:
     if caller not in ROLES:
         return UNAUTHENTICATED
-    if caller in ALLOWED[target][KIND[rpc]]:
+    allowed = ALLOWED[target][KIND[rpc]]
+    if rpc == "WatchMemories":
+        # core/feed.py: a memory:admin principal may watch every owner's memory,
+        # so any scope of it, alice's included, which it may not list or export.
+        allowed = allowed | {"admin"}
+    if caller in allowed:
         return OK
     # A write token of a scope the caller may not read is no token at all.
     return NOT_FOUND if rpc == "GetWriteStatus" else DENIED
@@ -191,18 +215,39 @@ def _cell(matrix: Matrix, rpc: str, target: str) -> Cell:
                 user_scope=pb.Scope(user_id=ALICE),
                 agent_scope=None if target == "user" else scope,
             )
+        case "ExportMemories":
+            cell.request = svc.ExportMemoriesRequest(scope=scope, page_size=1000)
+        case "ImportMemories":
+            record = pb.Memory(
+                id=f"matrix-{uuid.uuid4().hex}", content=fresh, scope=scope, version=1
+            )
+            cell.request = svc.ImportMemoriesRequest(memories=[svc.ExportedMemory(memory=record)])
+        case "WatchMemories":
+            cell.request = svc.WatchMemoriesRequest(scope=scope)
     return cell
 
 
 def _call(matrix: Matrix, caller: str, cell: Cell) -> tuple[grpc.StatusCode, Any, list[Any]]:
-    """The status, the response (or error) and, for Preload, every event
-    received, those before an error included."""
+    """The status, the response (or error) and, for a server stream, every
+    response received, those before an error included. A watch never ends: its
+    first response is read, then it is cancelled (the deadline is a safety net)."""
     realm = matrix.realm
     method = getattr(realm.stub(caller), cell.rpc)
     metadata = realm.metadata.get(caller, ())
     events: list[Any] = []
     try:
-        if cell.rpc != "Preload":
+        if cell.rpc == "WatchMemories":
+            call = method(cell.request, metadata=metadata, timeout=10)
+            try:
+                events.append(next(call))
+            except StopIteration:
+                pass  # ended with OK and no response: _check_allowed fails it
+            finally:
+                call.cancel()
+            return OK, None, events
+        if cell.rpc == "ImportMemories":
+            return OK, method(iter([cell.request]), metadata=metadata, timeout=30), events
+        if cell.rpc not in STREAMS:
             return OK, method(cell.request, metadata=metadata, timeout=30), events
         for event in method(cell.request, metadata=metadata, timeout=30):
             events.append(event)
@@ -228,7 +273,7 @@ def test_isolation_matrix(request, rpc, target, mode, caller):
     if code == OK:
         _check_allowed(matrix, cell, outcome, events, before)
         return
-    assert events == [], "a refused Preload sent events before its error"
+    assert events == [], f"a refused {rpc} sent responses before its error"
     seed = matrix.seeds[target].memory
     leaked = f"{outcome.details()} {outcome.trailing_metadata()}"
     assert seed.content not in leaked and not any(s in leaked for s in ("4471", "900", "3388"))
@@ -254,6 +299,14 @@ def _check_allowed(matrix: Matrix, cell: Cell, outcome: Any, events: list[Any], 
             assert outcome.create_memory.memory == seed.memory
         case "Preload":
             _check_preload(cell, events, seed)
+        case "ExportMemories":
+            assert events and events[0].HasField("header")
+            exported = [e.memory for response in events for e in response.memories]
+            assert events[0].header.memory_count == len(exported)
+            assert all(in_target(m.scope, target) for m in exported)
+            assert seed.memory.id in {m.id for m in exported}
+        case "WatchMemories":
+            assert [e.WhichOneof("event") for e in events] == ["started"]
         case _:
             _check_write(matrix, cell, outcome, before)
 
@@ -280,6 +333,11 @@ def _check_write(matrix: Matrix, cell: Cell, outcome: Any, before: Any) -> None:
                 assert in_target(result.memory.scope, cell.target)
                 assert result.memory.content.startswith(cell.fresh)
                 changed[result.memory.id] = stored(result.memory)
+        case "ImportMemories":
+            (record,) = [r.memory for r in cell.request.memories]
+            assert (outcome.received_count, outcome.created_count) == (1, 1)
+            assert in_target(record.scope, cell.target) and record.content == cell.fresh
+            changed[record.id] = stored(record)
         case "UpdateMemory":
             assert cell.victim is not None and outcome.memory.content == cell.fresh
             changed[cell.victim.id] = stored(outcome.memory)
@@ -292,6 +350,53 @@ def _check_write(matrix: Matrix, cell: Cell, outcome: Any, before: Any) -> None:
     assert after == {**before, cell.target: changed}
 
 
+ADMIN_REQUESTS = {
+    "GetStats": svc.GetStatsRequest(),
+    # The embedder the server uses already: an admin gets INVALID_ARGUMENT, and nothing starts.
+    "StartReembed": svc.StartReembedRequest(embedder="local"),
+    "GetReembedStatus": svc.GetReembedStatusRequest(),
+}
+
+
+def expected_admin(rpc: str, caller: str) -> grpc.StatusCode:
+    """The operator's RPCs need memory:admin (core/admin.py, require_admin)."""
+    if caller not in ROLES:
+        return UNAUTHENTICATED
+    if "memory:admin" not in ROLES[caller].scopes:
+        return DENIED
+    return INVALID_ARGUMENT if rpc == "StartReembed" else OK
+
+
+@pytest.mark.parametrize(("mode", "caller"), CELLS, ids=[f"{m}-{c}" for m, c in CELLS])
+@pytest.mark.parametrize("rpc", ADMIN_RPCS)
+def test_admin_rpcs(request, rpc, mode, caller):
+    matrix: Matrix = request.getfixturevalue(f"{mode}_matrix")
+    realm = matrix.realm
+    method = getattr(realm.stub(caller), rpc)
+    code, outcome = OK, None
+    try:
+        outcome = method(ADMIN_REQUESTS[rpc], metadata=realm.metadata.get(caller, ()), timeout=30)
+    except grpc.RpcError as error:
+        code, outcome = error.code(), error
+
+    assert code == expected_admin(rpc, caller), outcome
+    if code == OK:
+        status = outcome.reembed if rpc == "GetStats" else outcome.status
+        assert status.state == svc.REEMBED_STATE_UNSPECIFIED
+        if rpc == "GetStats":
+            assert outcome.embedder_id and outcome.user_memory_count >= 1
+        return
+    if code in (DENIED, UNAUTHENTICATED):
+        leaked = f"{outcome.details()} {outcome.trailing_metadata()}"
+        for seed in matrix.seeds.values():
+            assert seed.memory.content not in leaked and seed.memory.id not in leaked
+        assert "MiniLM" not in leaked, "a refused caller learned the embedder"
+    if rpc == "StartReembed":  # refused or invalid, nothing started
+        status = matrix.root_call("GetReembedStatus", svc.GetReembedStatusRequest()).status
+        assert status.state == svc.REEMBED_STATE_UNSPECIFIED
+
+
 def test_every_rpc_is_in_the_matrix():
     service = svc.DESCRIPTOR.services_by_name["MemoryService"]
-    assert {m.name for m in service.methods} == set(RPCS)
+    assert not set(RPCS) & set(ADMIN_RPCS)
+    assert {m.name for m in service.methods} == {*RPCS, *ADMIN_RPCS}
