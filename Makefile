@@ -95,6 +95,25 @@ fuzz: install
 bench: install
 	$(PY) bench/latency.py $(ARGS)
 
+# The benchmark issue 14 keeps: memoryd, the engine's floor, 10xgraph and mem0 side
+# by side (each peer in its own process and environment), written to
+# bench/results/<date>/ (report.md, results.json, plots) and bench/results/latest.
+# `make bench-compare ARGS="--sizes 1000"` for a quick run; `--million` adds 1M.
+BENCH_STAMP := $(VENV)/.bench-installed
+
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[bench]'
+	touch $@
+
+.PHONY: bench-compare bench-recall
+bench-compare: $(BENCH_STAMP) peers
+	PYTHONPATH=bench $(PY) -m compare $(ARGS)
+
+# Issue 15's recall table: every retrieval mode on every set of bench/recall_sets/
+# (paraphrase, lexical, mixed, updates), over gRPC; `ARGS="--sets lexical"` for one.
+bench-recall: install
+	$(PY) bench/recall_eval.py $(ARGS)
+
 clean:
 	rm -rf $(VENV) .venv-peers .pytest_cache .mypy_cache .ruff_cache
 	@for client in $(CLIENTS); do $(MAKE) -C $$client clean || exit 1; done

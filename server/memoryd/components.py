@@ -54,7 +54,7 @@ def make_embedder(
     else:
         from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
 
-        provider = OnnxMiniLMEmbedder()
+        provider = OnnxMiniLMEmbedder(intra_op_threads=settings.embed_threads)
     embedder: Embedder = MicroBatchingEmbedder(provider, max_batch=settings.embed_batch_size)
     cache = None
     if settings.embed_cache_size:
@@ -76,7 +76,7 @@ async def open_index(
             raise
     from memoryd.store.edge import EdgeIndex
 
-    return EdgeIndex.open(settings.data_dir, spec, threads=settings.index_threads)
+    return EdgeIndex.open(settings.data_dir, spec)
 
 
 def connect_qdrant(settings: Settings) -> AsyncQdrantClient:
@@ -169,10 +169,7 @@ class EdgeReembedTargets:
 
         name = name or new_shard_name()
         spec = IndexSpec(embedder_id=embedder.model_id, dimension=embedder.dimension)
-        threads = self._settings.index_threads
-        engine = await asyncio.to_thread(
-            EdgeIndex.open_beside, self._settings.data_dir, name, spec, threads=threads
-        )
+        engine = await asyncio.to_thread(EdgeIndex.open_beside, self._settings.data_dir, name, spec)
         return name, self._wrap(engine)
 
     async def activate(self, name: str, embedder: Embedder) -> str:

@@ -72,6 +72,11 @@ class Settings(BaseSettings):
         10.0, gt=0, description="MEMORYD_GEMINI_TIMEOUT_SECONDS: per embedding request."
     )
     embed_batch_size: int = Field(32, gt=0, description="MEMORYD_EMBED_BATCH_SIZE.")
+    embed_threads: int = Field(
+        0,
+        ge=0,
+        description="MEMORYD_EMBED_THREADS: the local model's threads; 0: one per core.",
+    )
     embed_cache_size: int = Field(10_000, ge=0, description="MEMORYD_EMBED_CACHE_SIZE (texts).")
     dedup_threshold: float = Field(
         0.95, ge=0, le=1, description="MEMORYD_DEDUP_THRESHOLD: similarity of a duplicate."
@@ -125,7 +130,6 @@ class Settings(BaseSettings):
     max_message_bytes: int = Field(
         8 * 1024 * 1024, gt=0, description="MEMORYD_MAX_MESSAGE_BYTES: gRPC message limit."
     )
-    index_threads: int = Field(4, gt=0, description="MEMORYD_INDEX_THREADS: engine call threads.")
     reembed_page_size: int = Field(
         256,
         gt=0,
@@ -246,7 +250,9 @@ class Settings(BaseSettings):
 
     def indexer_settings(self) -> IndexerSettings:
         return IndexerSettings(
-            batch_entries=self.indexer_batch_entries, max_attempts=self.indexer_max_attempts
+            batch_entries=self.indexer_batch_entries,
+            max_attempts=self.indexer_max_attempts,
+            embed_ahead=self.embed_cache_size > 0,
         )
 
     @classmethod

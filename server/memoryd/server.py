@@ -207,11 +207,13 @@ async def create_server(
     # Telemetry first, so rejected calls are traced too; then whether the request
     # fits and parses at all; then who is calling,
     # then whether they may call this often, then the audit line of what they did.
+    # A feature that is off adds no interceptor: each costs every call a wrap.
+    limiter = RateLimiter(settings.rate_limit_per_second, settings.rate_limit_burst)
     interceptors: list[grpc.aio.ServerInterceptor] = [
         *observability.interceptors(app.telemetry),
         RejectUndecodable(settings.max_message_bytes),
         Authentication(authenticator(settings)),
-        RateLimit(RateLimiter(settings.rate_limit_per_second, settings.rate_limit_burst)),
+        *([RateLimit(limiter)] if limiter.is_enabled else []),
         Audit(),
     ]
     server = grpc.aio.server(options=options, interceptors=interceptors)

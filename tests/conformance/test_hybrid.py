@@ -159,7 +159,42 @@ def test_edge_index_of_schema_1_is_migrated_on_open(tmp_path: Path) -> None:
         await reopened.close()
 
     asyncio.run(main())
-    assert json.loads((tmp_path / "index.json").read_text())["schema"] == 2
+    assert json.loads((tmp_path / "index.json").read_text())["schema"] == 3
+
+
+def test_edge_index_of_schema_2_gains_the_expire_time_index_on_open(tmp_path: Path) -> None:
+    """A data directory made before the expire_time index keeps its points and gains the index,
+    so every read's not-expired filter is answered from an index."""
+    config = qe.EdgeConfig(
+        vectors={"dense": qe.EdgeVectorParams(size=4, distance=qe.Distance.Cosine)},
+        sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+    )
+    shard = qe.EdgeShard.create(str(tmp_path / "shard"), config)
+    shard.update(
+        qe.UpdateOperation.create_field_index("user_id", qe.KeywordIndexParams(is_tenant=True))
+    )
+    shard.update(
+        qe.UpdateOperation.upsert_points(
+            [qe.Point(p.id, {"dense": list(p.vector)}, dict(p.payload)) for p in POINTS]
+        )
+    )
+    shard.flush()
+    shard.close()
+    manifest = {"embedder_id": SPEC.embedder_id, "dimension": 4, "schema": 2}
+    (tmp_path / "index.json").write_text(json.dumps(manifest))
+
+    async def main() -> None:
+        index = EdgeIndex.open(tmp_path, SPEC)
+        try:
+            assert {"user_id", "expire_time", "create_time"} <= set(
+                index._shard.info().payload_schema
+            )
+            assert await index.count(Condition("user_id", Operator.EXISTS)) == len(POINTS)
+        finally:
+            await index.close()
+
+    asyncio.run(main())
+    assert json.loads((tmp_path / "index.json").read_text())["schema"] == 3
 
 
 def test_remote_collection_without_sparse_vector_stays_dense() -> None:

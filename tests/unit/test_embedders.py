@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from memoryd.core.errors import EmbeddingError
 from memoryd.core.ports import Vector
 from memoryd.embed.batching import MicroBatchingEmbedder
 from memoryd.embed.cache import CachedEmbedder
@@ -86,3 +87,69 @@ def test_cache_skips_the_model_for_repeated_texts(model):
 
     asyncio.run(run())
     assert cache.hits == 3 and cache.misses == 4
+
+
+class GatedEmbedder(CountingEmbedder):
+    """The real model, held until the test opens the gate; fails while ``failing`` is set."""
+
+    def __init__(self, inner: OnnxMiniLMEmbedder) -> None:
+        super().__init__(inner)
+        self.gate = asyncio.Event()
+        self.failing = False
+
+    async def embed(self, texts: Sequence[str]) -> list[Vector]:
+        self.batches.append(list(texts))
+        await self.gate.wait()
+        if self.failing:
+            raise EmbeddingError("injected failure")
+        return self._inner.embed_sync(list(texts))
+
+
+def test_cache_embeds_a_text_once_while_another_call_is_embedding_it(model):
+    gated = GatedEmbedder(model)
+    cache = CachedEmbedder(gated)
+
+    async def run() -> None:
+        first = asyncio.create_task(cache.embed(["alpha", "beta"]))
+        await asyncio.sleep(0)  # the first call reaches the model and waits at the gate
+        second = asyncio.create_task(cache.embed(["beta", "gamma"]))
+        await asyncio.sleep(0)
+        gated.gate.set()
+        (alpha, beta), (beta_again, gamma) = await asyncio.gather(first, second)
+        assert gated.batches == [["alpha", "beta"], ["gamma"]]
+        assert beta_again == beta
+        assert np.allclose(gamma, model.embed_sync(["gamma"])[0], atol=1e-4)
+
+    asyncio.run(run())
+
+
+def test_a_failed_embedding_fails_every_call_waiting_for_it_and_is_not_cached(model):
+    gated = GatedEmbedder(model)
+    gated.failing = True
+    cache = CachedEmbedder(gated)
+
+    async def run() -> None:
+        first = asyncio.create_task(cache.embed(["alpha"]))
+        await asyncio.sleep(0)
+        second = asyncio.create_task(cache.embed(["alpha"]))
+        await asyncio.sleep(0)
+        gated.gate.set()
+        results = await asyncio.gather(first, second, return_exceptions=True)
+        assert [type(r) for r in results] == [EmbeddingError, EmbeddingError]
+        gated.failing = False
+        (vector,) = await cache.embed(["alpha"])
+        assert np.allclose(vector, model.embed_sync(["alpha"])[0], atol=1e-4)
+        assert gated.batches == [["alpha"], ["alpha"]]
+
+    asyncio.run(run())
+
+
+def test_a_call_longer_than_a_batch_is_embedded_in_batches_in_order(model):
+    counting = CountingEmbedder(model)
+    batching = MicroBatchingEmbedder(counting, max_batch=32)
+    texts = [f"a note about topic {i}" for i in range(70)]
+
+    vectors = asyncio.run(batching.embed(texts))
+    assert [len(b) for b in counting.batches] == [32, 32, 6]
+    assert [t for b in counting.batches for t in b] == texts
+    assert np.allclose(vectors, model.embed_sync(texts), atol=1e-4)

@@ -15,6 +15,7 @@ from memoryd.core.memories import Memories
 from memoryd.core.model import NewMemory, Scope, WriteMode, WriteState
 from memoryd.core.ports import IndexSpec, Point, Vector
 from memoryd.core.validation import Limits
+from memoryd.embed.cache import CachedEmbedder
 from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
 from memoryd.embed.tokens import WordPieceTokenCounter
 from memoryd.store.edge import EdgeIndex
@@ -129,5 +130,81 @@ def test_stop_during_an_engine_write_ends_the_indexer_and_keeps_the_write(tmp_pa
             await memories.stop(0)
             await journal.close()
             await index.close()
+
+    asyncio.run(run())
+
+
+class TextCountingEmbedder(PoisonInjectingEmbedder):
+    """The real model, counting how often it embeds each text."""
+
+    def __init__(self, inner: OnnxMiniLMEmbedder) -> None:
+        super().__init__(inner)
+        self.embedded: list[str] = []
+
+    async def embed(self, texts: Sequence[str]) -> list[Vector]:
+        self.embedded.extend(texts)
+        return await super().embed(texts)
+
+
+def _memories(tmp_path: Path, embedder, settings: IndexerSettings) -> Memories:
+    index = EdgeIndex.open(tmp_path / "index", IndexSpec(embedder.model_id, embedder.dimension))
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
+    indexer = Indexer(journal, applier, embedder, settings)
+    return Memories(index, embedder, journal, indexer, applier, tokens=WordPieceTokenCounter())
+
+
+def test_a_batch_larger_than_a_chunk_applies_in_order_and_dedups_across_chunks(
+    tmp_path: Path, model
+):
+    """A create applies chunk by chunk while the next chunk embeds, with the outcomes
+    of the same creates sent one at a time: item 70 still sees item 3 as its
+    near-duplicate, and every result keeps its position."""
+    texts = [f"the user keeps note number {i} about the {i}th garden bed" for i in range(80)]
+    texts[70] = texts[3]
+    counting = TextCountingEmbedder(model)
+
+    async def run() -> None:
+        memories = _memories(tmp_path, counting, IndexerSettings())
+        await memories.start()
+        try:
+            batched = await memories.writes.create(
+                [NewMemory(t, Scope("batch")) for t in texts], WriteMode.SYNC, is_batch=True
+            )
+            results = batched.result
+            one_by_one = [
+                (await memories.writes.create([NewMemory(t, Scope("single"))], WriteMode.SYNC))
+                .result[0]
+                .outcome
+                for t in texts
+            ]
+            assert [r.outcome for r in results] == one_by_one
+            created = [i for i, r in enumerate(results) if r.outcome.value == "created"]
+            assert [results[i].memory.content for i in created] == [texts[i] for i in created]
+            assert results[70].outcome.value == "skipped_duplicate"
+            assert results[70].memory.id == results[3].memory.id
+            assert [r.memory.create_time for r in results] == [results[0].memory.create_time] * 80
+        finally:
+            await memories.stop(0)
+
+    asyncio.run(run())
+
+
+def test_a_sync_create_embeds_its_text_once_while_its_journal_commit_runs(tmp_path: Path, model):
+    counting = TextCountingEmbedder(model)
+    cached = CachedEmbedder(counting)
+
+    async def run() -> None:
+        memories = _memories(tmp_path, cached, IndexerSettings(embed_ahead=True))
+        await memories.start()
+        try:
+            scope = Scope(user_id="u")
+            receipt = await memories.writes.create(
+                [NewMemory("the user's cat is called Miso", scope)], WriteMode.SYNC
+            )
+            assert receipt.result[0].outcome.value == "created"
+            assert counting.embedded == ["the user's cat is called Miso"]
+        finally:
+            await memories.stop(0)
 
     asyncio.run(run())

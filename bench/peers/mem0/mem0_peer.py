@@ -24,64 +24,17 @@ telemetry is off, so nothing here touches the network.
 from __future__ import annotations
 
 import json
-import os
 import sys
-from pathlib import Path
 from typing import Any
 
-#: mem0 reads these when imported: no telemetry, no model downloads, and its
-#: home (config.json with an install id) beside the store rather than in ~/.mem0.
+from mem0_env import prepare_mem0_environment
+
+#: mem0 reads its environment when imported (mem0_env.py), so the request
+#: (which names the store's path) is read first.
 REQUEST = json.load(sys.stdin)
-os.environ["MEM0_TELEMETRY"] = "False"
-os.environ["HF_HUB_OFFLINE"] = "1"
-os.environ["MEM0_DIR"] = str(Path(REQUEST["path"]).parent / "mem0-home")
+prepare_mem0_environment(REQUEST["path"])
 
-REPO = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(REPO / "server"))
-
-from mem0 import Memory  # noqa: E402
-from mem0.embeddings.base import EmbeddingBase  # noqa: E402
-
-from memoryd.embed.onnx_local import DIMENSION, OnnxMiniLMEmbedder  # noqa: E402
-
-
-class MiniLMForMem0(EmbeddingBase):
-    """mem0's embedder seam over memoryd's MiniLM: one text in, one vector out."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._model = OnnxMiniLMEmbedder()
-
-    def embed(self, text: Any, memory_action: Any = None) -> list[float]:
-        return self._model.embed_sync([str(text)])[0]
-
-    def embed_batch(self, texts: Any, memory_action: Any = "add") -> list[list[float]]:
-        return self._model.embed_sync([str(t) for t in texts])
-
-
-def build_memory(path: str, collection: str) -> Memory:
-    mem0_dir = Path(os.environ["MEM0_DIR"])
-    mem0_dir.mkdir(exist_ok=True)
-    config = {
-        "vector_store": {
-            "provider": "qdrant",
-            "config": {
-                "collection_name": collection,
-                "path": path,
-                "embedding_model_dims": DIMENSION,
-            },
-        },
-        "llm": {"provider": "openai", "config": {"api_key": "never-called"}},
-        "embedder": {"provider": "openai", "config": {"api_key": "never-called"}},
-        "history_db_path": str(mem0_dir / "history.db"),
-    }
-    memory = Memory.from_config(config)
-    memory.embedding_model = MiniLMForMem0()
-    return memory
-
-
-def scope_of(entry: dict[str, Any]) -> dict[str, str]:
-    return {k: entry[k] for k in ("user_id", "agent_id", "run_id") if entry.get(k)}
+from mem0_store import build_memory, scope_of  # noqa: E402
 
 
 def main(request: dict[str, Any]) -> None:

@@ -62,13 +62,20 @@ class Applier:
         self._telemetry = telemetry or Telemetry()
 
     async def create(
-        self, items: Sequence[NewMemory], vectors: Sequence[Vector], seq: int, at: datetime
+        self,
+        items: Sequence[NewMemory],
+        vectors: Sequence[Vector],
+        seq: int,
+        at: datetime,
+        *,
+        first: int = 0,
     ) -> tuple[CreateResult, ...]:
         """Creates, updates by key or id, or skips each item, in order. ``at`` is
         when write ``seq`` was journaled: the create and update time it stores,
-        the same on a replay and in the write's acknowledgement."""
+        the same on a replay and in the write's acknowledgement. ``first`` is
+        the position of ``items[0]`` in the write (a write applies in chunks)."""
         results = []
-        for i, (item, vector) in enumerate(zip(items, vectors, strict=True)):
+        for i, (item, vector) in enumerate(zip(items, vectors, strict=True), start=first):
             result = await self._create_one(item, vector, (seq, i), at)
             if result.outcome in (WriteOutcome.CREATED, WriteOutcome.UPDATED_EXISTING):
                 self._telemetry.memories_stored.add(1, {"memoryd.outcome": result.outcome.value})

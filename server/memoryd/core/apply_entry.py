@@ -9,6 +9,7 @@ deletes exactly the same memories and reports the same changes.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -19,13 +20,22 @@ from memoryd.core.applier import Applier
 from memoryd.core.changes import Change, ChangeType
 from memoryd.core.documents import from_document, to_document
 from memoryd.core.expiry import expired_at
-from memoryd.core.model import CreateResult, ImportCounts, ImportedMemory, Memory, WriteOutcome
+from memoryd.core.model import (
+    CreateResult,
+    ImportCounts,
+    ImportedMemory,
+    Memory,
+    NewMemory,
+    WriteOutcome,
+)
 from memoryd.core.operations import Create, Delete, Expire, Forget, Import, Update
 from memoryd.core.ports import Vector
 from memoryd.core.write_log import Entry, WriteLog
 
 #: Embeds texts, reusing the vectors the indexer embedded for a batch of entries.
 Embed = Callable[[list[str]], Awaitable[list[Vector]]]
+#: Items of a create applied while the next ones are embedded (the embedder's batch).
+CREATE_CHUNK = 32
 #: The most memories one purge entry deletes; the next purge takes the rest.
 MAX_EXPIRED_PER_PURGE = 1_000
 
@@ -64,8 +74,7 @@ class EntryApplier:
         operation = operations.operation_from_json(entry.kind, entry.operation)
         match operation:
             case Create(items):
-                embedded = await embed([i.content for i in items])
-                results = await self._applier.create(items, embedded, seq, at)
+                results = await self._create_in_chunks(items, embed, seq, at)
                 return operations.outcome_to_json(results), _created(results, at, seq)
             case Update(change):
                 vector = None
@@ -104,6 +113,30 @@ class EntryApplier:
                 return await self._delete_recorded(document, ChangeType.EXPIRED, at, seq)
             case _:
                 assert_never(operation)
+
+    async def _create_in_chunks(
+        self, items: Sequence[NewMemory], embed: Embed, seq: int, at: datetime
+    ) -> tuple[CreateResult, ...]:
+        """Applies a create a chunk at a time, embedding the next chunk meanwhile:
+        the model (on its own thread, outside the GIL) and the index calls (on
+        this one) overlap, so a large batch costs about the larger of the two,
+        not their sum."""
+        chunks = [items[i : i + CREATE_CHUNK] for i in range(0, len(items), CREATE_CHUNK)]
+        results: list[CreateResult] = []
+        upcoming = asyncio.ensure_future(embed([item.content for item in chunks[0]]))
+        try:
+            for k, chunk in enumerate(chunks):
+                vectors = await upcoming
+                if k + 1 < len(chunks):
+                    upcoming = asyncio.ensure_future(embed([i.content for i in chunks[k + 1]]))
+                first = k * CREATE_CHUNK
+                results.extend(await self._applier.create(chunk, vectors, seq, at, first=first))
+        finally:
+            if not upcoming.done():  # a chunk failed: its retry embeds again
+                upcoming.cancel()
+            elif not upcoming.cancelled():
+                upcoming.exception()  # seen here, whatever it was; the retry embeds again
+        return tuple(results)
 
     async def _delete_recorded(
         self, document: Mapping[str, Any], kind: ChangeType, at: datetime, seq: int

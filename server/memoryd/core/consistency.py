@@ -67,15 +67,21 @@ class ReadBarrier:
             raise InvalidArgument("consistency_token", "is not a write_token this server issued")
         return seq
 
+    def is_current(self, scope: Scope, consistency_token: str) -> bool:
+        """Whether a read of ``scope`` would not wait now: every write it must
+        see is applied. Raises InvalidArgument for a bad token, as a wait would."""
+        seq = max(self._writes.pending_seq(scope), self.consistency_seq(consistency_token))
+        return seq <= self._indexer.done_seq
+
     async def wait_for_scope(
         self, scope: Scope, consistency_token: str, wait: float | None
     ) -> None:
         """Returns once the writes acknowledged in ``scope`` (and the write of
         ``consistency_token``) are applied; raises WriteNotApplied after
         ``wait`` seconds (None: the policy's maximum)."""
-        seq = max(self._writes.pending_seq(scope), self.consistency_seq(consistency_token))
-        if seq <= self._indexer.done_seq:
+        if self.is_current(scope, consistency_token):
             return
+        seq = max(self._writes.pending_seq(scope), self.consistency_seq(consistency_token))
         timeout = self._read_wait_max if wait is None else max(0.0, wait)
         if not await self._indexer.wait_done(seq, timeout):
             raise WriteNotApplied(self._tokens.token(seq))

@@ -16,20 +16,22 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from memoryd.core.documents import micros
-from memoryd.core.filters import AnyOf, Condition, Filter, Not, Operator
+from memoryd.core.filters import Condition, Filter, Not, Operator
 from memoryd.core.model import Memory
 
 EXPIRE_FIELD = "expire_time"
 
 
 def live_at(now: datetime) -> Filter:
-    """The memories not expired at ``now``: no expire_time, or one after it."""
-    return AnyOf(
-        (
-            Not(Condition(EXPIRE_FIELD, Operator.EXISTS)),
-            Condition(EXPIRE_FIELD, Operator.GT, (now,)),
-        )
-    )
+    """The memories not expired at ``now``: no expire_time, or one after it.
+
+    Said as "not expired", one negated range over the indexed expire_time: a
+    memory without the field fails the range, so the negation keeps it. The
+    engine answers that from the payload index; the equivalent "missing or
+    later" disjunction read every candidate's payload (0.4 ms more per query
+    at 3k memories, bench/hot_path_stages.py).
+    """
+    return Not(expired_at(now))
 
 
 def expired_at(cutoff: datetime) -> Filter:

@@ -16,7 +16,6 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import Any
 
 from opentelemetry import trace
@@ -30,10 +29,11 @@ from tenacity import (
 
 from memoryd.core import operations
 from memoryd.core.applier import Applier
-from memoryd.core.apply_entry import EntryApplier, ImportApplier
+from memoryd.core.apply_entry import CREATE_CHUNK, EntryApplier, ImportApplier
 from memoryd.core.changes import Change
 from memoryd.core.errors import EmbeddingError, MemorydError, WriteFailed
 from memoryd.core.importing import Importer
+from memoryd.core.indexer_settings import IndexerSettings
 from memoryd.core.instruments import Telemetry
 from memoryd.core.model import OperationKind, WriteState
 from memoryd.core.ports import Embedder, Vector
@@ -41,17 +41,6 @@ from memoryd.core.tracing import links_to
 from memoryd.core.write_log import Entry, WriteLog
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class IndexerSettings:
-    #: Journal entries fetched, and their texts embedded, together.
-    batch_entries: int = 32
-    #: Attempts for a write whose embedding or index call fails.
-    max_attempts: int = 4
-    #: How often the write log's forgotten entries are purged (core/write_log.py);
-    #: only disk space waits for it, a write is forgotten when its retention ends.
-    purge_interval_seconds: float = 3600.0
 
 
 class Indexer:
@@ -83,6 +72,10 @@ class Indexer:
         self._gate = asyncio.Lock()
         self._listeners: list[Callable[[Sequence[Change]], None]] = []
         self._task: asyncio.Task[None] | None = None
+        #: SYNC waiters per write, and the outcomes the indexer left for them.
+        self._handed: dict[int, Entry] = {}
+        self._awaited: dict[int, int] = {}
+        self._finished: dict[int, tuple[WriteState, dict[str, Any]]] = {}
 
     async def start(self) -> list[Entry]:
         """Starts applying; returns the entries still pending from a previous run."""
@@ -98,8 +91,12 @@ class Indexer:
     def backlog(self) -> int:
         return self.last_seq - self.done_seq
 
-    def appended(self, seq: int) -> None:
+    def appended(self, seq: int, entry: Entry | None = None) -> None:
+        """Write ``seq`` is journaled; ``entry`` (the log's Appended.entry) spares
+        the indexer reading it back from the log."""
         self.last_seq = max(self.last_seq, seq)
+        if entry is not None and seq > self.done_seq:
+            self._handed[seq] = entry
         self._wake.set()
 
     async def wait_done(self, seq: int, timeout: float | None) -> bool:
@@ -112,6 +109,31 @@ class Indexer:
         except TimeoutError:
             return False
         return True
+
+    async def wait_outcome(self, seq: int) -> tuple[WriteState, dict[str, Any]] | None:
+        """Waits until write ``seq`` is finished; its state and outcome as applied, or None
+        if it finished before this call (the log has them). Spares a SYNC write a log read."""
+        self._awaited[seq] = self._awaited.get(seq, 0) + 1
+        try:
+            await self.wait_done(seq, None)
+            return self._finished.get(seq)
+        finally:
+            self._awaited[seq] -= 1
+            if not self._awaited[seq]:
+                del self._awaited[seq]
+                self._finished.pop(seq, None)
+
+    async def embed_ahead(self, kind: OperationKind, document: Mapping[str, Any]) -> None:
+        """Embeds a write's texts now, while its journal commit runs: the
+        embedder's cache hands the vectors to the indexer when the write
+        applies. Never raises; the indexer embeds (and retries) on its own."""
+        texts = operations.texts_to_embed(kind, document)
+        if texts and self._settings.embed_ahead:
+            # Shielded: a caller that goes away must not cancel a model call
+            # the indexer may have joined meanwhile.
+            await asyncio.shield(
+                asyncio.gather(self._embedder.embed(texts), return_exceptions=True)
+            )
 
     async def drain(self, timeout: float) -> bool:
         """Waits until every journaled write is finished, at most ``timeout``."""
@@ -143,7 +165,9 @@ class Indexer:
                 next_purge = time.monotonic() + self._settings.purge_interval_seconds
                 purged = await self._journal.purge_forgotten()
                 logger.debug("purged %d finished journal entries", purged)
-            entries = await self._journal.pending(self.done_seq, self._settings.batch_entries)
+            entries = self._take_handed() or await self._journal.pending(
+                self.done_seq, self._settings.batch_entries
+            )
             if not entries:
                 self._wake.clear()
                 if self.done_seq >= self.last_seq:
@@ -168,11 +192,24 @@ class Indexer:
                         state, outcome, changes = await self._apply(entry, vectors)
                         numbered = await self._journal.finish(entry.seq, state, outcome, changes)
                         span.set_attribute("memoryd.write.state", state.value)
+                    self._handed.pop(entry.seq, None)
+                    if entry.seq in self._awaited:
+                        self._finished[entry.seq] = (state, outcome)
                     async with self._progress:
                         self.done_seq = entry.seq
                         self._progress.notify_all()
                 for listener in self._listeners:
                     listener(numbered)
+
+    def _take_handed(self) -> list[Entry]:
+        """The next entries in order, as the writers handed them over; empty at
+        the first gap (a write handed over later), where the log is read instead."""
+        entries: list[Entry] = []
+        seq = self.done_seq + 1
+        while seq in self._handed and len(entries) < self._settings.batch_entries:
+            entries.append(self._handed[seq])
+            seq += 1
+        return entries
 
     def _apply_span(self, entry: Entry) -> AbstractContextManager[trace.Span]:
         """A root span per applied write, linked to the request that journaled it."""
@@ -185,7 +222,14 @@ class Indexer:
         )
 
     async def _prefetch_vectors(self, entries: list[Entry]) -> dict[str, Vector]:
-        texts = list(dict.fromkeys(t for e in entries for t in _texts(e)))
+        # One model batch: many small writes share it; a large create embeds
+        # the rest of its items chunk by chunk while it applies (apply_entry.py).
+        texts = list(
+            dict.fromkeys(
+                t for e in entries for t in operations.texts_to_embed(e.kind, e.operation)
+            )
+        )
+        texts = texts[:CREATE_CHUNK]
         if not texts:
             return {}
         try:
@@ -239,15 +283,6 @@ def _is_transient(error: BaseException) -> bool:
     if isinstance(error, asyncio.CancelledError):
         return False
     return isinstance(error, EmbeddingError) or not isinstance(error, MemorydError)
-
-
-def _texts(entry: Entry) -> list[str]:
-    """The texts an entry embeds, read from its document without decoding it whole."""
-    if entry.kind in (OperationKind.CREATE, OperationKind.BATCH_CREATE):
-        return [item["content"] for item in entry.operation["items"]]
-    if entry.kind is OperationKind.UPDATE and entry.operation["content"] is not None:
-        return [entry.operation["content"]]
-    return []
 
 
 __all__ = ["Indexer", "IndexerSettings"]

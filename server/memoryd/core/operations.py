@@ -136,6 +136,15 @@ def operation_from_json(kind: OperationKind, document: Mapping[str, Any]) -> Ope
             assert_never(kind)
 
 
+def texts_to_embed(kind: OperationKind, document: Mapping[str, Any]) -> list[str]:
+    """The texts a journaled write embeds, read from its document without decoding it whole."""
+    if kind in (OperationKind.CREATE, OperationKind.BATCH_CREATE):
+        return [item["content"] for item in document["items"]]
+    if kind is OperationKind.UPDATE and document["content"] is not None:
+        return [document["content"]]
+    return []
+
+
 def scopes_of(operation: Operation) -> list[Scope]:
     """The scopes a write changes, for read-your-writes."""
     match operation:

@@ -90,11 +90,13 @@ class Reads:
         self._retrieval.check(query)
         if self._telemetry.record_content:
             trace.get_current_span().set_attribute("memoryd.query.text", query.text)
-        # Embed the query while waiting for pending writes: both take milliseconds.
-        vector, _ = await asyncio.gather(
-            self._retrieval.embed(query.text),
-            self._barrier.wait_for_scope(query.selection.scope, consistency_token, wait),
-        )
+        if self._barrier.is_current(query.selection.scope, consistency_token):
+            vector = await self._retrieval.embed(query.text)
+        else:  # embed while waiting for pending writes: both take milliseconds
+            vector, _ = await asyncio.gather(
+                self._retrieval.embed(query.text),
+                self._barrier.wait_for_scope(query.selection.scope, consistency_token, wait),
+            )
         return await self._retrieval.search(query, vector)
 
     async def list(

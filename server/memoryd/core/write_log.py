@@ -70,6 +70,9 @@ class Appended:
     #: When the entry was journaled (epoch seconds); the first entry's, for a retry.
     create_time: float
     first: Entry | None = None
+    #: The new entry, as the log would read it back (None for a retry): handed
+    #: to the indexer, which then applies it without a read of the log.
+    entry: Entry | None = None
 
     @property
     def journaled_at(self) -> datetime:

@@ -9,7 +9,7 @@ waits for it.
 
 from __future__ import annotations
 
-import uuid
+import asyncio
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -20,6 +20,7 @@ from memoryd.core.consistency import ReadBarrier
 from memoryd.core.errors import InvalidArgument, Overloaded, ShuttingDown, UnknownWrite
 from memoryd.core.indexer import Indexer
 from memoryd.core.instruments import Telemetry
+from memoryd.core.memory_ids import memory_id_for
 from memoryd.core.model import (
     CreateResult,
     ImportedMemory,
@@ -64,29 +65,6 @@ def _accepted(item: NewMemory, journaled_at: datetime) -> CreateResult:
         WriteOutcome.ACCEPTED,
         is_create_time_known=not (item.memory_key or item.memory_id),
     )
-
-
-#: Fixed namespace of derived memory ids; changing it breaks replica convergence.
-_ID_NAMESPACE = uuid.UUID("0d7c2a52-4b8e-4a51-9d0f-6f3f1c2b9e47")
-
-
-def _memory_id_for(new: NewMemory, principal: Principal, request_id: str, index: int) -> str:
-    """The id a create gives its memory. Derived, where it can be, from what a
-    retry carries again: from (owner, memory_key), else from (principal,
-    request_id, position in the batch); memory_key is unique per (user_id,
-    agent_id, app_id), so that is the key's owner here. Two replicas that both apply one
-    retried create then write the same point and converge on one record
-    (docs/deploy.md). Otherwise a random UUID."""
-    if new.memory_id:
-        return new.memory_id
-    if new.memory_key:
-        scope = new.scope  # a key is unique per (user_id, agent_id, app_id): core/dedup.py
-        name = f"key\x1f{scope.user_id}\x1f{scope.agent_id}\x1f{scope.app_id}\x1f{new.memory_key}"
-    elif request_id:
-        name = f"request\x1f{principal.name}\x1f{request_id}\x1f{index}"
-    else:
-        return str(uuid.uuid4())
-    return str(uuid.uuid5(_ID_NAMESPACE, name))
 
 
 class Writes:
@@ -147,7 +125,7 @@ class Writes:
                 field = f"requests[{i}].{exc.field}" if is_batch else exc.field
                 raise InvalidArgument(field, exc.reason) from exc
         items = tuple(
-            replace(new, generated_id=_memory_id_for(new, principal, request_id, i))
+            replace(new, generated_id=memory_id_for(new, principal, request_id, i))
             for i, new in enumerate(news)
         )
         written = await self._write(operations.Create(items, is_batch), mode, request_id, principal)
@@ -272,7 +250,12 @@ class Writes:
             write = Append(kind, document, request_id, fingerprint, current_trace_context())
             if self._telemetry.record_content and isinstance(operation, operations.Create):
                 span.set_attribute("memoryd.memory.content", [i.content for i in operation.items])
-            appended = await self._journal.append(write)
+            if mode is WriteMode.SYNC:
+                appended, _ = await asyncio.gather(
+                    self._journal.append(write), self._indexer.embed_ahead(kind, document)
+                )
+            else:
+                appended = await self._journal.append(write)
             span.set_attributes(
                 {"memoryd.write.seq": appended.seq, "memoryd.write.retry": appended.is_retry}
             )
@@ -284,14 +267,17 @@ class Writes:
             original = operations.operation_from_json(appended.first.kind, appended.first.operation)
         else:
             self._barrier.note(operation, seq)
-            self._indexer.appended(seq)
+            self._indexer.appended(seq, appended.entry)
         if mode is WriteMode.ASYNC:
             return _Written(seq, appended.journaled_at, None, original)
-        await self._indexer.wait_done(seq, None)
-        entry = await self._journal.get(seq)
-        assert entry is not None and entry.outcome is not None
-        if entry.state is WriteState.FAILED:
-            raise operations.error_from_json(entry.outcome)
-        assert entry.state is WriteState.APPLIED
-        outcome = operations.outcome_from_json(kind, entry.outcome)
+        finished = await self._indexer.wait_outcome(seq)
+        if finished is None:  # finished before we waited (a retry): the journal has it
+            entry = await self._journal.get(seq)
+            assert entry is not None and entry.outcome is not None
+            finished = entry.state, entry.outcome
+        state, document = finished
+        if state is WriteState.FAILED:
+            raise operations.error_from_json(document)
+        assert state is WriteState.APPLIED
+        outcome = operations.outcome_from_json(kind, document)
         return _Written(seq, appended.journaled_at, outcome, original)

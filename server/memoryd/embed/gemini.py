@@ -91,9 +91,11 @@ class GeminiEmbedder:
         self._client.close()
 
     async def _embed_batch(self, texts: Sequence[str]) -> list[Vector]:
+        # Typed as the SDK's list of parts: a list[str] does not match it (lists are invariant).
+        contents: list[types.ContentUnion] = [*texts]
         try:
             response = await self._client.aio.models.embed_content(
-                model=self._model, contents=list(texts), config=self._config
+                model=self._model, contents=contents, config=self._config
             )
         except errors.APIError as exc:
             logger.warning(

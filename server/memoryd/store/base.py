@@ -17,7 +17,7 @@ DENSE = "dense"
 #: frequent filters. user_id is the tenant key (Qdrant's is_tenant).
 TENANT_FIELD = "user_id"
 KEYWORD_FIELDS = ("agent_id", "app_id", "memory_type", "category", "memory_key")
-DATETIME_FIELDS = ("create_time",)
+DATETIME_FIELDS = ("create_time", "expire_time")
 #: The field ListMemories orders by, newest first.
 ORDER_FIELD = "create_time"
 

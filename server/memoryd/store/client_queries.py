@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from qdrant_client import models
 
+from memoryd.store.base import floats
 from memoryd.store.client_filters import to_client_filter
 from memoryd.store.query_plan import Prefetch, QueryPlan, to_request
 
@@ -18,16 +20,16 @@ class ClientQueries:
 
     def nearest(self, vector: Any, using: str) -> Any:
         # A bare vector (dense list or SparseVector) is a nearest-neighbour query.
-        return vector
+        return floats(vector) if isinstance(vector, list) else vector
 
     def rrf(self, k: int) -> models.RrfQuery:
         return models.RrfQuery(rrf=models.Rrf(k=k))
 
     def mmr(
-        self, vector: list[float], diversity: float, candidates: int, using: str
+        self, vector: Sequence[float], diversity: float, candidates: int, using: str
     ) -> models.NearestQuery:
         mmr = models.Mmr(diversity=diversity, candidates_limit=candidates)
-        return models.NearestQuery(nearest=vector, mmr=mmr)
+        return models.NearestQuery(nearest=floats(vector), mmr=mmr)
 
     def prefetch(
         self, stage: Prefetch, query: Any, prefetches: list[Any] | None

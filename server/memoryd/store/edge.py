@@ -9,7 +9,8 @@ shard a re-embedding builds beside it, are store/edge_shards.py's job.
 
 Index schema 2 adds the BM25 sparse vector for hybrid retrieval. A data
 directory of schema 1 (dense only) is migrated when opened: the sparse vector
-is created and filled from each point's stored content.
+is created and filled from each point's stored content. Schema 3 adds the
+payload index on expire_time; opening an older shard creates it.
 
 What a search runs (store/query_plan.py), where a page resumes
 (store/newest_first.py), the filters and the payload indexes are written once
@@ -19,12 +20,10 @@ only become qdrant-edge-py's objects.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import qdrant_edge as qe
 
@@ -47,6 +46,7 @@ from memoryd.store.edge_shards import (
     SCHEMA,
     DataDirInUse,
     active_shard,
+    add_payload_indexes,
     add_sparse_vectors,
     check_manifest,
     create_shard,
@@ -62,25 +62,24 @@ from memoryd.store.query_plan import plan_query
 
 logger = logging.getLogger(__name__)
 
-_T = TypeVar("_T")
-
 
 class EdgeIndex:
     """A VectorIndex over one Qdrant Edge shard under ``data_dir``.
 
-    Engine calls run on a small thread pool so the event loop never blocks;
-    the shard object is safe to share between threads.
+    Engine calls run inline on the event loop's thread. qdrant-edge-py holds
+    the GIL for the whole of every call (queries, upserts, scrolls, flush), so
+    a thread pool bought no concurrency, only a hand-off to a worker and back:
+    0.3 ms on a 0.1 ms query (bench/hot_path_stages.py).
     """
 
     supports_hybrid = True
 
-    def __init__(self, shard: Any, executor: ThreadPoolExecutor) -> None:
+    def __init__(self, shard: Any) -> None:
         self._shard = shard
-        self._executor = executor
         self._closed = False
 
     @classmethod
-    def open(cls, data_dir: Path, spec: IndexSpec, *, threads: int = 4) -> EdgeIndex:
+    def open(cls, data_dir: Path, spec: IndexSpec) -> EdgeIndex:
         """Opens the shard in ``data_dir``, creating it on first use.
 
         Raises IncompatibleIndex if it was built for another embedder or
@@ -93,23 +92,20 @@ class EdgeIndex:
             schema = check_manifest(manifest, spec)
             shard = load_shard(shard_dir)
             if schema < SCHEMA:
-                add_sparse_vectors(shard)
+                if schema < 2:
+                    add_sparse_vectors(shard)
+                add_payload_indexes(shard)
                 write_manifest(manifest, spec)
         else:
             shard = create_shard(shard_dir, spec)
             write_manifest(manifest, spec)
-        return cls(shard, _executor(threads))
+        return cls(shard)
 
     @classmethod
-    def open_beside(
-        cls, data_dir: Path, name: str, spec: IndexSpec, *, threads: int = 4
-    ) -> EdgeIndex:
+    def open_beside(cls, data_dir: Path, name: str, spec: IndexSpec) -> EdgeIndex:
         """Opens (creating it on first use) the shard ``name`` beside the active
         one, for re-embedding (store/edge_shards.py switches to it)."""
-        return cls(open_shard(data_dir, name, spec), _executor(threads))
-
-    async def _call(self, fn: Callable[..., _T], *args: Any) -> _T:
-        return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+        return cls(open_shard(data_dir, name, spec))
 
     async def upsert(self, points: Sequence[Point]) -> None:
         if not points:
@@ -118,20 +114,20 @@ class EdgeIndex:
             qe.Point(p.id, {DENSE: floats(p.vector), SPARSE: sparse(p.text)}, dict(p.payload))
             for p in points
         ]
-        await self._call(self._shard.update, qe.UpdateOperation.upsert_points(edge_points))
+        self._shard.update(qe.UpdateOperation.upsert_points(edge_points))
 
     async def search(self, searches: Sequence[Search]) -> list[list[Hit]]:
         if not searches:
             return []
         plans = [plan_query(s) for s in searches]
         requests = [to_edge_request(plan) for plan in plans]
-        batches = await self._call(self._shard.query_batch, qe.QueryBatchRequest(requests))
+        batches = self._shard.query_batch(qe.QueryBatchRequest(requests))
         return [plan.hits(points) for plan, points in zip(plans, batches, strict=True)]
 
     async def retrieve(self, ids: Sequence[str], *, with_vectors: bool = False) -> list[Record]:
         if not ids:
             return []
-        records = await self._call(self._shard.retrieve, list(ids), True, with_vectors)
+        records = self._shard.retrieve(list(ids), True, with_vectors)
         return [to_record(r, with_vector=with_vectors) for r in records]
 
     async def scroll_newest_first(
@@ -146,7 +142,7 @@ class EdgeIndex:
             with_payload=True,
             order_by=qe.OrderBy(ORDER_FIELD, qe.Direction.Desc, start_from=start_from),
         )
-        records, _ = await self._call(self._shard.scroll, request)
+        records, _ = self._shard.scroll(request)
         return scroll_page(records)
 
     async def scan(
@@ -159,7 +155,7 @@ class EdgeIndex:
             with_payload=True,
             with_vector=with_vectors,
         )
-        records, next_offset = await self._call(self._shard.scroll, request)
+        records, next_offset = self._shard.scroll(request)
         return ScanPage(
             tuple(to_record(r, with_vector=with_vectors) for r in records),
             None if next_offset is None else str(next_offset),
@@ -167,27 +163,22 @@ class EdgeIndex:
 
     async def count(self, where: Filter) -> int:
         request = qe.CountRequest(filter=to_edge_filter(where), exact=True)
-        return int(await self._call(self._shard.count, request))
+        return int(self._shard.count(request))
 
     async def delete(self, ids: Sequence[str]) -> None:
         if ids:
-            await self._call(self._shard.update, qe.UpdateOperation.delete_points(list(ids)))
+            self._shard.update(qe.UpdateOperation.delete_points(list(ids)))
 
     async def delete_where(self, where: Filter) -> None:
         operation = qe.UpdateOperation.delete_points_by_filter(to_edge_filter(where))
-        await self._call(self._shard.update, operation)
+        self._shard.update(operation)
 
     async def close(self) -> None:
         if self._closed:
             return
         self._closed = True
-        await self._call(self._shard.flush)
-        self._executor.shutdown(wait=True)
+        self._shard.flush()
         self._shard.close()
-
-
-def _executor(threads: int) -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=threads, thread_name_prefix="qdrant-edge")
 
 
 __all__ = ["MANIFEST", "DataDirInUse", "EdgeIndex"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import qdrant_edge as qe
@@ -22,9 +23,9 @@ class EdgeQueries:
     def rrf(self, k: int) -> qe.Fusion.Rrf:
         return qe.Fusion.Rrf(k=k)
 
-    def mmr(self, vector: list[float], diversity: float, candidates: int, using: str) -> qe.Mmr:
+    def mmr(self, vector: Sequence[float], diversity: float, candidates: int, using: str) -> qe.Mmr:
         # Qdrant Edge's MMR takes lambda, the weight of relevance: diversity's complement.
-        return qe.Mmr(vector, 1.0 - diversity, candidates, using=using)
+        return qe.Mmr(list(vector), 1.0 - diversity, candidates, using=using)
 
     def prefetch(self, stage: Prefetch, query: Any, prefetches: list[Any] | None) -> qe.Prefetch:
         return qe.Prefetch(stage.limit, query=query, prefetches=prefetches)

@@ -28,7 +28,7 @@ from memoryd.store.lexical import SPARSE, document_terms
 logger = logging.getLogger(__name__)
 
 MANIFEST = "index.json"
-SCHEMA = 2
+SCHEMA = 3
 DEFAULT_SHARD = "shard"
 _MIGRATION_PAGE = 1_000
 _REEMBED_HINT = (
@@ -107,13 +107,7 @@ def create_shard(shard_dir: Path, spec: IndexSpec) -> Any:
         sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
     )
     shard = qe.EdgeShard.create(str(shard_dir), config)
-    indexes: dict[str, qe.PayloadSchemaType | qe.KeywordIndexParams] = payload_indexes(
-        qe.KeywordIndexParams(is_tenant=True),
-        qe.PayloadSchemaType.Keyword,
-        qe.PayloadSchemaType.Datetime,
-    )
-    for name, schema in indexes.items():
-        shard.update(qe.UpdateOperation.create_field_index(name, schema))
+    add_payload_indexes(shard)
     shard.flush()
     logger.info("created Qdrant Edge shard at %s (dimension %d)", shard_dir, spec.dimension)
     return shard
@@ -129,6 +123,20 @@ def load_shard(shard_dir: Path) -> Any:
                 "data directory (MEMORYD_DATA_DIR)"
             ) from exc
         raise
+
+
+def add_payload_indexes(shard: Any) -> None:
+    """Creates every payload index the shard lacks (schema 3 added expire_time's,
+    which keeps the not-expired filter of every read as cheap as the scope's)."""
+    indexes: dict[str, qe.PayloadSchemaType | qe.KeywordIndexParams] = payload_indexes(
+        qe.KeywordIndexParams(is_tenant=True),
+        qe.PayloadSchemaType.Keyword,
+        qe.PayloadSchemaType.Datetime,
+    )
+    present = shard.info().payload_schema
+    for name, schema in indexes.items():
+        if name not in present:
+            shard.update(qe.UpdateOperation.create_field_index(name, schema))
 
 
 def add_sparse_vectors(shard: Any) -> None:

@@ -14,13 +14,13 @@ its request from the plan; QueryPlan.hits maps the engine's answer back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, assert_never
 
 from memoryd.core.filters import Filter
 from memoryd.core.ports import Hit, Search
-from memoryd.store.base import DENSE, ScoredPoint, floats
+from memoryd.store.base import DENSE, ScoredPoint
 from memoryd.store.lexical import SPARSE, query_terms
 
 #: Reciprocal rank fusion's k: a point ranked r-th (from 0) in one ranking
@@ -57,7 +57,7 @@ class Terms:
 class Nearest:
     """Ranks points by the similarity of their ``using`` vector to ``vector``."""
 
-    vector: list[float] | Terms
+    vector: Sequence[float] | Terms
     using: str
 
 
@@ -77,7 +77,7 @@ class Mmr:
     """Re-ranks ``candidates`` points by maximal marginal relevance to ``vector``:
     ``diversity`` 0 is pure relevance, 1 pure diversity."""
 
-    vector: list[float]
+    vector: Sequence[float]
     diversity: float
     candidates: int
     using: str = DENSE
@@ -121,7 +121,8 @@ class QueryPlan:
 
 def plan_query(search: Search) -> QueryPlan:
     """The plan that answers ``search``; see the module docstring."""
-    dense = floats(search.vector)
+    # As it came: the Edge binding takes any numbers, the client backend converts.
+    dense = search.vector
     candidates = candidate_count(search.limit)
     ranking: Ranking = Nearest(dense, DENSE)
     prefetches: tuple[Prefetch, ...] = ()
@@ -159,7 +160,9 @@ class QueryDialect(Protocol):
 
     def rrf(self, k: int) -> Any: ...
 
-    def mmr(self, vector: list[float], diversity: float, candidates: int, using: str) -> Any: ...
+    def mmr(
+        self, vector: Sequence[float], diversity: float, candidates: int, using: str
+    ) -> Any: ...
 
     def prefetch(self, stage: Prefetch, query: Any, prefetches: list[Any] | None) -> Any: ...
 

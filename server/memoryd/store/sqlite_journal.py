@@ -149,16 +149,13 @@ class SqliteJournal:
                         self._db.execute(
                             "DELETE FROM requests WHERE request_id = ?", (write.request_id,)
                         )
+                kind, state = OperationKind(write.kind).value, WriteState.PENDING.value
+                operation = json.dumps(write.operation)
+                trace = json.dumps(write.trace_context) if write.trace_context else None
                 cursor = self._db.execute(
                     "INSERT INTO entries (kind, operation, state, create_time, trace_context) "
                     "VALUES (?, ?, ?, ?, ?)",
-                    (
-                        OperationKind(write.kind).value,
-                        json.dumps(write.operation),
-                        WriteState.PENDING.value,
-                        now,
-                        json.dumps(write.trace_context) if write.trace_context else None,
-                    ),
+                    (kind, operation, state, now, trace),
                 )
                 seq = int(cursor.lastrowid or 0)
                 if write.request_id:
@@ -166,7 +163,9 @@ class SqliteJournal:
                         "INSERT INTO requests VALUES (?, ?, ?, ?)",
                         (write.request_id, write.fingerprint, seq, now),
                     )
-                results.append(Appended(seq, False, write.fingerprint, now))
+                # Decoded from the stored row: exactly the entry pending() would read.
+                entry = _entry((seq, kind, operation, state, None, now, None, trace))
+                results.append(Appended(seq, False, write.fingerprint, now, entry=entry))
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")

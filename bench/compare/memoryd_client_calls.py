@@ -1,0 +1,51 @@
+"""memoryd calls as the benchmark makes them, through ``memoryd_client.MemorydClient``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from memoryd.v1 import memory_pb2 as pb
+from memoryd.v1 import memory_service_pb2 as svc
+from memoryd_client import MemorydClient
+
+SYNC, ASYNC = svc.WRITE_MODE_SYNC, svc.WRITE_MODE_ASYNC
+DENSE, HYBRID = svc.RETRIEVAL_MODE_DENSE, svc.RETRIEVAL_MODE_HYBRID
+BATCH = 100
+
+
+def connect(address: str) -> MemorydClient:
+    """A client with deadlines long enough for SYNC batches of 100."""
+    client = MemorydClient(address, read_timeout=60.0, write_timeout=120.0)
+    client.wait_ready(timeout=30.0)
+    return client
+
+
+def batch_create(client: MemorydClient, user: str, texts: Iterable[str], mode: int = SYNC) -> None:
+    """One BatchCreateMemories of ``texts`` into ``user``'s scope."""
+    scope = pb.Scope(user_id=user)
+    requests = [svc.CreateMemoryRequest(memory=pb.Memory(content=t, scope=scope)) for t in texts]
+    client.batch_create_memories(svc.BatchCreateMemoriesRequest(requests=requests, mode=mode))
+
+
+def store_in_batches(client: MemorydClient, by_user: Iterable[tuple[str, list[str]]]) -> int:
+    """Stores every user's texts, SYNC, ``BATCH`` at a time; returns how many."""
+    stored = 0
+    for user, texts in by_user:
+        for offset in range(0, len(texts), BATCH):
+            chunk = texts[offset : offset + BATCH]
+            batch_create(client, user, chunk)
+            stored += len(chunk)
+    return stored
+
+
+def create(client: MemorydClient, user: str, text: str, mode: int) -> None:
+    memory = pb.Memory(content=text, scope=pb.Scope(user_id=user))
+    client.create_memory(svc.CreateMemoryRequest(memory=memory, mode=mode))
+
+
+def search(client: MemorydClient, user: str, query: str, mode: int = DENSE) -> list[str]:
+    """The contents of the top 5 memories of ``user`` for ``query``."""
+    request = svc.SearchMemoriesRequest(
+        query=query, scope=pb.Scope(user_id=user), limit=5, retrieval_mode=mode
+    )
+    return [r.memory.content for r in client.search_memories(request).results]

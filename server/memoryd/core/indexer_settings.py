@@ -1,0 +1,19 @@
+"""How the indexer (core/indexer.py) batches, retries and embeds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class IndexerSettings:
+    #: Journal entries fetched, and their texts embedded, together.
+    batch_entries: int = 32
+    #: Attempts for a write whose embedding or index call fails.
+    max_attempts: int = 4
+    #: How often the write log's forgotten entries are purged (core/write_log.py);
+    #: only disk space waits for it, a write is forgotten when its retention ends.
+    purge_interval_seconds: float = 3600.0
+    #: Whether a SYNC write embeds its texts while its journal commit runs;
+    #: only worth it when the embedder caches (the vectors reach the indexer that way).
+    embed_ahead: bool = False
