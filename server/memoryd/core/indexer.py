@@ -72,8 +72,9 @@ class Indexer:
         self._gate = asyncio.Lock()
         self._listeners: list[Callable[[Sequence[Change]], None]] = []
         self._task: asyncio.Task[None] | None = None
-        #: SYNC waiters per write, and the outcomes the indexer left for them.
+        #: Entries the writers handed over, by seq, until applied.
         self._handed: dict[int, Entry] = {}
+        #: SYNC waiters per write, and the outcomes the indexer left for them.
         self._awaited: dict[int, int] = {}
         self._finished: dict[int, tuple[WriteState, dict[str, Any]]] = {}
 

@@ -275,9 +275,9 @@ class Writes:
             entry = await self._journal.get(seq)
             assert entry is not None and entry.outcome is not None
             finished = entry.state, entry.outcome
-        state, document = finished
+        state, outcome_document = finished
         if state is WriteState.FAILED:
-            raise operations.error_from_json(document)
+            raise operations.error_from_json(outcome_document)
         assert state is WriteState.APPLIED
-        outcome = operations.outcome_from_json(kind, document)
+        outcome = operations.outcome_from_json(kind, outcome_document)
         return _Written(seq, appended.journaled_at, outcome, original)
