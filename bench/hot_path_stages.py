@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -27,6 +26,7 @@ from typing import Any
 
 import qdrant_edge as qe
 from corpus import memories, queries
+from harness import percentiles, timed
 
 from memoryd.config import Settings
 from memoryd.core.model import NewMemory, Scope, SearchQuery, Selection, WriteMode
@@ -64,7 +64,7 @@ async def _run(app: App, args: argparse.Namespace) -> None:
     def scope(i: int) -> Scope:
         return Scope(user_id=f"user-{i % users}")
 
-    rows["model alone, 1 text"] = _timed_sync(lambda i: model.embed_sync([asked[i]]), args.samples)
+    rows["model alone, 1 text"] = timed(lambda i: model.embed_sync([asked[i]]), args.samples)
     rows["server embedder, 1 new text"] = await _timed(
         lambda i: app.embedder.embed([asked[args.samples + i]]), args.samples
     )
@@ -73,7 +73,7 @@ async def _run(app: App, args: argparse.Namespace) -> None:
     search = Search(vector=vector, where=where, limit=5, text=asked[0])
     shard = app.index.current._shard  # the raw Qdrant Edge shard under the index stack
     request = to_edge_request(plan_query(search))
-    rows["Edge query alone"] = _timed_sync(
+    rows["Edge query alone"] = timed(
         lambda i: shard.query_batch(qe.QueryBatchRequest([request])), args.samples
     )
     rows["index.search (plan, hop, convert)"] = await _timed(
@@ -93,8 +93,7 @@ async def _run(app: App, args: argparse.Namespace) -> None:
     )
     batches = args.samples // 10
     rows["model alone, batch of 32 (per text)"] = [
-        t / 32
-        for t in _timed_sync(lambda i: model.embed_sync([next(fresh) for _ in range(32)]), batches)
+        t / 32 for t in timed(lambda i: model.embed_sync([next(fresh) for _ in range(32)]), batches)
     ]
     rows["Writes.create SYNC, batch of 100 (per memory)"] = [
         t / 100
@@ -110,9 +109,8 @@ async def _run(app: App, args: argparse.Namespace) -> None:
     print(f"\n{args.samples} calls each, {args.memories} memories\n")
     print("| stage | p50 ms | p95 ms |\n|---|---:|---:|")
     for name, samples in rows.items():
-        ordered = sorted(samples)
-        p95 = ordered[int(0.95 * (len(ordered) - 1))]
-        print(f"| {name} | {statistics.median(ordered):.3f} | {p95:.3f} |")
+        p50, p95 = percentiles(samples)
+        print(f"| {name} | {p50:.3f} | {p95:.3f} |")
 
 
 def _innermost(embedder: Any) -> Any:
@@ -127,15 +125,6 @@ async def _timed(call: Callable[[int], Awaitable[object]], count: int) -> list[f
     for i in range(count):
         start = time.perf_counter()
         await call(i)
-        samples.append((time.perf_counter() - start) * 1000)
-    return samples
-
-
-def _timed_sync(call: Callable[[int], object], count: int) -> list[float]:
-    samples = []
-    for i in range(count):
-        start = time.perf_counter()
-        call(i)
         samples.append((time.perf_counter() - start) * 1000)
     return samples
 

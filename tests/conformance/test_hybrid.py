@@ -12,7 +12,7 @@ import math
 import warnings
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import qdrant_edge as qe
@@ -132,12 +132,14 @@ def test_diversity_reranks_by_mmr_with_cosine_scores(
     run(backend, scenario)
 
 
-def test_edge_index_of_schema_1_is_migrated_on_open(tmp_path: Path) -> None:
-    """A data directory made before hybrid retrieval (dense only) gains BM25 vectors."""
-    config = qe.EdgeConfig(
-        vectors={"dense": qe.EdgeVectorParams(size=4, distance=qe.Distance.Cosine)}
-    )
-    shard = qe.EdgeShard.create(str(tmp_path / "shard"), config)
+def _write_old_data_dir(
+    data_dir: Path, config: qe.EdgeConfig, *, schema: int, setup: Sequence[Any] = ()
+) -> None:
+    """A data directory as an older memoryd left it: a shard of ``config`` (after the
+    ``setup`` updates) holding POINTS' dense vectors, and a manifest of ``schema``."""
+    shard = qe.EdgeShard.create(str(data_dir / "shard"), config)
+    for operation in setup:
+        shard.update(operation)
     shard.update(
         qe.UpdateOperation.upsert_points(
             [qe.Point(p.id, {"dense": list(p.vector)}, dict(p.payload)) for p in POINTS]
@@ -145,8 +147,16 @@ def test_edge_index_of_schema_1_is_migrated_on_open(tmp_path: Path) -> None:
     )
     shard.flush()
     shard.close()
-    manifest = {"embedder_id": SPEC.embedder_id, "dimension": 4, "schema": 1}
-    (tmp_path / "index.json").write_text(json.dumps(manifest))
+    manifest = {"embedder_id": SPEC.embedder_id, "dimension": 4, "schema": schema}
+    (data_dir / "index.json").write_text(json.dumps(manifest))
+
+
+def test_edge_index_of_schema_1_is_migrated_on_open(tmp_path: Path) -> None:
+    """A data directory made before hybrid retrieval (dense only) gains BM25 vectors."""
+    config = qe.EdgeConfig(
+        vectors={"dense": qe.EdgeVectorParams(size=4, distance=qe.Distance.Cosine)}
+    )
+    _write_old_data_dir(tmp_path, config, schema=1)
 
     async def main() -> None:
         index = EdgeIndex.open(tmp_path, SPEC)
@@ -169,19 +179,8 @@ def test_edge_index_of_schema_2_gains_the_expire_time_index_on_open(tmp_path: Pa
         vectors={"dense": qe.EdgeVectorParams(size=4, distance=qe.Distance.Cosine)},
         sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
     )
-    shard = qe.EdgeShard.create(str(tmp_path / "shard"), config)
-    shard.update(
-        qe.UpdateOperation.create_field_index("user_id", qe.KeywordIndexParams(is_tenant=True))
-    )
-    shard.update(
-        qe.UpdateOperation.upsert_points(
-            [qe.Point(p.id, {"dense": list(p.vector)}, dict(p.payload)) for p in POINTS]
-        )
-    )
-    shard.flush()
-    shard.close()
-    manifest = {"embedder_id": SPEC.embedder_id, "dimension": 4, "schema": 2}
-    (tmp_path / "index.json").write_text(json.dumps(manifest))
+    tenant = qe.UpdateOperation.create_field_index("user_id", qe.KeywordIndexParams(is_tenant=True))
+    _write_old_data_dir(tmp_path, config, schema=2, setup=[tenant])
 
     async def main() -> None:
         index = EdgeIndex.open(tmp_path, SPEC)
