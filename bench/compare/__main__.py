@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import shlex
+import subprocess
 import sys
 import time
 from datetime import UTC, datetime
@@ -39,6 +40,12 @@ def main() -> None:
     parser.add_argument("--peer-budget", type=float, default=20.0, help="seconds per peer series")
     parser.add_argument("--load-seconds", type=float, default=5.0, help="per concurrency level")
     parser.add_argument("--out", type=Path, default=BENCH / "results")
+    parser.add_argument(
+        "--no-recall-sets",
+        dest="recall_sets",
+        action="store_false",
+        help="leave out make bench-recall's table (bench/recall_eval.py)",
+    )
     args = parser.parse_args()
 
     started = time.perf_counter()
@@ -66,12 +73,27 @@ def main() -> None:
         results["million"] = {**run_peer(registry["million"], MILLION, _options("million", args))}
         results["million"]["floor"] = floor
         _save(results, out_dir, started)
+    if args.recall_sets:
+        say("bench-compare", "every retrieval mode on every recall set (make bench-recall)")
+        results["recall_sets"] = _recall_sets()
+        _save(results, out_dir, started)
     results["machine"]["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
     write_plots(results, out_dir)
     _save(results, out_dir, started)
     (out_dir / "report.md").write_text(render(results))
     _point_latest(args.out, out_dir)
     say("bench-compare", f"done in {time.perf_counter() - started:.0f} s: {out_dir / 'report.md'}")
+
+
+def _recall_sets() -> str:
+    """make bench-recall's output: its own server, in its own process."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "recall_eval.py")],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout
 
 
 def _options(name: str, args: argparse.Namespace) -> list[str]:

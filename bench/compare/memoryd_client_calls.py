@@ -10,6 +10,8 @@ from memoryd_client import MemorydClient
 
 SYNC, ASYNC = svc.WRITE_MODE_SYNC, svc.WRITE_MODE_ASYNC
 DENSE, HYBRID = svc.RETRIEVAL_MODE_DENSE, svc.RETRIEVAL_MODE_HYBRID
+#: The server's default mode (HYBRID) and recency: what a request that says nothing gets.
+DEFAULT = svc.RETRIEVAL_MODE_UNSPECIFIED
 BATCH = 100
 
 
@@ -43,9 +45,14 @@ def create(client: MemorydClient, user: str, text: str, mode: int) -> None:
     client.create_memory(svc.CreateMemoryRequest(memory=memory, mode=mode))
 
 
-def search(client: MemorydClient, user: str, query: str, mode: int = DENSE) -> list[str]:
-    """The contents of the top 5 memories of ``user`` for ``query``."""
+def search(
+    client: MemorydClient, user: str, query: str, mode: int = DENSE, *, recency: bool = False
+) -> list[str]:
+    """The contents of the top 5 memories of ``user`` for ``query``. By default
+    DENSE with recency off: the same work as the floor's query and the peers'."""
     request = svc.SearchMemoriesRequest(
         query=query, scope=pb.Scope(user_id=user), limit=5, retrieval_mode=mode
     )
+    if not recency:
+        request.recency_half_life.SetInParent()
     return [r.memory.content for r in client.search_memories(request).results]

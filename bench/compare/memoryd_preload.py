@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from google.protobuf.duration_pb2 import Duration
+
 from compare.memoryd_client_calls import SYNC
 from compare.progress import say
 from compare.stats import sample, summary
@@ -37,6 +39,9 @@ def preload_samples(
             user_scope=pb.Scope(user_id=workload.user_of(i)),
             agent_scope=pb.Scope(agent_id=AGENT),
             if_none_match=etag,
+            # As the unary search it is compared with: DENSE, recency off.
+            retrieval_mode=svc.RETRIEVAL_MODE_DENSE,
+            recency_half_life=Duration(),
         )
 
     def fresh(i: int) -> None:

@@ -22,6 +22,7 @@ from harness import ServerProcess
 
 from compare.memoryd_client_calls import (
     ASYNC,
+    DEFAULT,
     DENSE,
     HYBRID,
     SYNC,
@@ -82,6 +83,12 @@ def measure(server: ServerProcess, args: argparse.Namespace) -> dict[str, Any]:
     health = health_pb2_grpc.HealthStub(client._raw)
     series("empty_rpc", lambda i: health.Check(health_pb2.HealthCheckRequest()))
     series("cold_search", lambda i: search(client, workload.user_of(i), cold_query("cold", i)))
+    series(
+        "cold_search_default",
+        lambda i: search(
+            client, workload.user_of(i), cold_query("default", i), DEFAULT, recency=True
+        ),
+    )
     repeated = cold_query("cached", 0)
     search(client, workload.user_of(0), repeated)  # the one call that embeds it
     series("cached_search", lambda i: search(client, workload.user_of(i), repeated))

@@ -45,6 +45,9 @@ def render(results: Mapping[str, Any]) -> str:
     lines += _embedder(runs)
     lines += ["", "## Recall on the paraphrase set (bench/recall_set.py)", ""]
     lines += _recall(runs)
+    if results.get("recall_sets"):
+        lines += ["", "## Every retrieval mode on every recall set (make bench-recall)", ""]
+        lines += [results["recall_sets"].strip()]
     if results.get("million"):
         lines += ["", "## 1M memories (import path)", ""]
         lines += _million(results["million"])
@@ -143,7 +146,8 @@ def _fraction(value: Any) -> str:
 def _memoryd_detail(runs: Mapping[int, Any]) -> list[str]:
     series = [
         ("empty RPC (health Check, same channel)", ("empty_rpc",)),
-        ("SearchMemories, new query text", ("cold_search",)),
+        ("SearchMemories, new query text (DENSE, recency off)", ("cold_search",)),
+        ("SearchMemories, new query text, default (HYBRID + recency)", ("cold_search_default",)),
         ("SearchMemories, repeated query (cached embedding)", ("cached_search",)),
         ("CreateMemory SYNC, new text", ("create_sync",)),
         ("CreateMemory ASYNC ack, new text", ("create_async",)),

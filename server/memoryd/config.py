@@ -16,6 +16,7 @@ from pydantic_settings import (
 
 from memoryd.core.indexer import IndexerSettings
 from memoryd.core.model import WritePolicy
+from memoryd.core.recency import DEFAULT_HALF_LIFE, MAX_HALF_LIFE
 from memoryd.core.validation import Limits
 from memoryd.core.write_log import DEFAULT_RETENTION_SECONDS
 
@@ -192,9 +193,18 @@ class Settings(BaseSettings):
         "that reads slowly; when they overflow, the stream ends with fell_behind.",
     )
     default_retrieval_mode: Literal["dense", "hybrid"] = Field(
-        "dense",
+        "hybrid",
         description="MEMORYD_DEFAULT_RETRIEVAL_MODE: how searches that name no retrieval_mode "
-        "rank; dense won bench/recall.py's paraphrase set (hybrid: dense + BM25, fused by RRF).",
+        "rank: hybrid (dense + BM25, fused by noisy-or) matched dense on make bench-recall's "
+        "paraphrase set and beat it on the lexical and mixed sets.",
+    )
+    recency_half_life_seconds: float = Field(
+        DEFAULT_HALF_LIFE.total_seconds(),
+        ge=0,
+        le=MAX_HALF_LIFE.total_seconds(),
+        description="MEMORYD_RECENCY_HALF_LIFE_SECONDS: searches that set no recency_half_life "
+        "weight a memory by the age of its last update, from 1 down towards 0.5, halfway there "
+        "after this long (default 30 days); 0 turns recency off.",
     )
     expiry_purge_interval_seconds: float = Field(
         60.0,

@@ -11,6 +11,7 @@ import logging
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import grpc
@@ -157,6 +158,7 @@ async def build(
         policy=settings.write_policy(),
         tokens=tokens,
         default_mode=RetrievalMode(settings.default_retrieval_mode),
+        default_recency_half_life=timedelta(seconds=settings.recency_half_life_seconds),
         telemetry=telemetry,
         expiry_purge_interval_seconds=settings.expiry_purge_interval_seconds,
     )
@@ -204,18 +206,17 @@ async def create_server(
         ("grpc.max_receive_message_length", transport_message_limit(settings.max_message_bytes)),
         ("grpc.max_send_message_length", settings.max_message_bytes),
     ]
-    # Telemetry first, so rejected calls are traced too; then whether the request
-    # fits and parses at all; then who is calling,
-    # then whether they may call this often, then the audit line of what they did.
-    # A feature that is off adds no interceptor: each costs every call a wrap.
+    # Telemetry first, so rejected calls are traced too; then whether the request fits
+    # and parses, who is calling, whether they may call this often, the audit line of
+    # what they did: all but the span in one pass. A feature that is off adds nothing.
     limiter = RateLimiter(settings.rate_limit_per_second, settings.rate_limit_burst)
-    interceptors: list[grpc.aio.ServerInterceptor] = [
-        *observability.interceptors(app.telemetry),
+    interceptors = observability.interceptors(
+        app.telemetry,
         RejectUndecodable(settings.max_message_bytes),
         Authentication(authenticator(settings)),
         *([RateLimit(limiter)] if limiter.is_enabled else []),
         Audit(),
-    ]
+    )
     server = grpc.aio.server(options=options, interceptors=interceptors)
     memory_service_pb2_grpc.add_MemoryServiceServicer_to_server(
         MemoryServicer(

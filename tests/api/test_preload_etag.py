@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from google.protobuf import field_mask_pb2
+from google.protobuf.duration_pb2 import Duration
 
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
@@ -21,13 +23,16 @@ HOME = "The user lives in Lisbon and works remotely"
 PET = "The user has a grey cat called Miso"
 
 
-def preload(stub: Stub, scope: pb.Scope, if_none_match: str = "") -> list[svc.PreloadResponse]:
+def preload(
+    stub: Stub, scope: pb.Scope, if_none_match: str = "", **fields: Any
+) -> list[svc.PreloadResponse]:
     shared = pb.Scope(agent_id=scope.agent_id) if scope.agent_id else None
     request = svc.PreloadRequest(
         query=QUERY,
         user_scope=pb.Scope(user_id=scope.user_id),
         agent_scope=shared,
         if_none_match=if_none_match,
+        **fields,
     )
     return list(stub.Preload(request, timeout=30))
 
@@ -116,3 +121,29 @@ def test_forgetting_an_agents_memory_invalidates_the_etag_of_its_apps(
 
     assert [_kind(e) for e in after][-1] == "done", "the forget kept the app's etag"
     assert HOME not in _context(after) and PET in _context(after)
+
+
+def _etag_until(etag: str) -> datetime | None:
+    """The instant an etag stops holding, from the bound the server appends."""
+    _, _, until = etag.strip('"').partition("@")
+    return datetime.fromtimestamp(int(until) / 1e6, UTC) if until else None
+
+
+def test_with_recency_an_etag_holds_for_one_step_of_the_recency_clock(
+    stub: Stub, user: str
+) -> None:
+    """Recency scores drift with the clock: an etag made with recency on holds a
+    minute (the recency clock's step for a 30-day half-life) from when it is
+    made; with recency off, until a write."""
+    create(stub, HOME, user=user)
+    scope = pb.Scope(user_id=user)
+    made = datetime.now(UTC)
+    on = preload(stub, scope, recency_half_life=Duration(seconds=30 * 86400))
+    off = preload(stub, scope, recency_half_life=Duration())
+    until = _etag_until(on[-1].done.etag)
+    assert until is not None
+    assert made + timedelta(minutes=1) <= until <= datetime.now(UTC) + timedelta(minutes=1)
+    assert _etag_until(off[-1].done.etag) is None
+    assert on[-1].done.etag != off[-1].done.etag
+    repeat = preload(stub, scope, on[-1].done.etag, recency_half_life=Duration(seconds=30 * 86400))
+    assert [_kind(e) for e in repeat] == ["not_modified"]

@@ -122,6 +122,25 @@ def test_injects_the_same_message_as_10xgraphs_node(
             )
 
 
+def test_a_hybrid_node_ranks_as_the_stores_hybrid_search(store: MemorydStore, user: str) -> None:
+    """retrieval_strategy reaches Preload as MemorydStore.asearch maps it."""
+    template = "{memories}"
+    node = create_memory_preload_node(
+        store, system_prompt_template=template, retrieval_strategy="hybrid", limit=6
+    )
+    question = "Is the user's cat called Miso?"
+    (message,) = asyncio.run(node(state_asking(question), {"user_id": user}))
+    searched = store.search({"user_id": user}, question, limit=6, retrieval_strategy="hybrid")
+    cosine = store.search({"user_id": user}, question, limit=6)
+    lines = message.text().splitlines()
+    assert len(lines) == len(searched)
+    for line, result in zip(lines, searched, strict=True):
+        assert line.startswith(f"- {result.content}")
+    # The words "cat" and "Miso" raise that memory above its cosine.
+    assert searched[0].content == cosine[0].content == "My cat is called Miso"
+    assert searched[0].score > cosine[0].score
+
+
 def test_agent_format_matches_the_agent_memory_prompt(store: MemorydStore, user: str) -> None:
     agent_id = f"agent-{uuid.uuid4().hex[:8]}"
     store.store({"agent_id": agent_id}, "Support hours are 9-17 in the user's time zone")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from google.protobuf.duration_pb2 import Duration
 from tenxgraph.storage.store.store_schema import MemorySearchResult, RetrievalStrategy
 
 from memoryd_client import MemorydClient, pb, svc
@@ -40,34 +41,53 @@ def scored(results: list[MemorySearchResult]) -> list[tuple[str, float]]:
 
 
 def server_search(
-    client: MemorydClient, user: str, query: str, mode: svc.RetrievalMode
+    client: MemorydClient,
+    user: str,
+    query: str,
+    mode: svc.RetrievalMode,
+    *,
+    recency_off: bool = False,
 ) -> list[tuple[str, float]]:
     request = svc.SearchMemoriesRequest(
         query=query, scope=pb.Scope(user_id=user), limit=10, retrieval_mode=mode
     )
+    if recency_off:
+        request.recency_half_life.SetInParent()
     return [(hit.memory.id, hit.score) for hit in client.search_memories(request).results]
 
 
-def test_hybrid_reaches_the_server_as_hybrid_and_similarity_as_dense(
+def same_ranking(found: list[tuple[str, float]], expected: list[tuple[str, float]]) -> None:
+    """Same memories, same order, same scores up to the recency clock's step
+    (two calls may fall in neighbouring steps of it)."""
+    assert [i for i, _ in found] == [i for i, _ in expected], (found, expected)
+    assert [s for _, s in found] == pytest.approx([s for _, s in expected], abs=1e-4)
+
+
+def test_each_strategy_reaches_the_server_as_its_mode(
     store: MemorydStore, client: MemorydClient, user: str
 ) -> None:
     config, query = {"user_id": user}, "locker code QX-4471"
     hybrid = asyncio.run(store.asearch(config, query, retrieval_strategy=RetrievalStrategy.HYBRID))
+    relevance = store.search(config, query, retrieval_strategy=RetrievalStrategy.RELEVANCE)
     dense = asyncio.run(store.asearch(config, query))
-    assert scored(hybrid) == server_search(client, user, query, svc.RETRIEVAL_MODE_HYBRID)
-    assert scored(dense) == server_search(client, user, query, svc.RETRIEVAL_MODE_DENSE)
-    # Hybrid scores are fused ranks: the memory first by meaning and by words scores 1.
-    assert hybrid[0].content == FACTS[0] and hybrid[0].score == 1.0
-    assert dense[0].content == FACTS[0] and dense[0].score < 0.99
+    same_ranking(scored(hybrid), server_search(client, user, query, svc.RETRIEVAL_MODE_HYBRID))
+    same_ranking(
+        scored(relevance), server_search(client, user, query, svc.RETRIEVAL_MODE_UNSPECIFIED)
+    )
+    # SIMILARITY is plain cosine, recency off, as 10xgraph's duplicate check means it.
+    dense_off = server_search(client, user, query, svc.RETRIEVAL_MODE_DENSE, recency_off=True)
+    assert scored(dense) == dense_off
+    # The words the question shares with the first memory raise its hybrid score.
+    assert hybrid[0].content == FACTS[0] and dense[0].content == FACTS[0]
+    assert hybrid[0].score > dense[0].score
     # The sync method and the strategy's string value map the same way.
-    assert scored(store.search(config, query, retrieval_strategy="hybrid")) == scored(hybrid)
+    same_ranking(scored(store.search(config, query, retrieval_strategy="hybrid")), scored(hybrid))
 
 
 @pytest.mark.parametrize(
     "strategy",
     [
         RetrievalStrategy.TEMPORAL,
-        RetrievalStrategy.RELEVANCE,
         RetrievalStrategy.GRAPH_TRAVERSAL,
         "bm25-only",
     ],
@@ -76,9 +96,9 @@ def test_strategies_memoryd_does_not_run_are_refused_naming_those_it_does(
     store: MemorydStore, user: str, strategy: str
 ) -> None:
     config = {"user_id": user}
-    with pytest.raises(ValueError, match="'similarity', 'hybrid'"):
+    with pytest.raises(ValueError, match="'similarity', 'hybrid', 'relevance'"):
         asyncio.run(store.asearch(config, "locker", retrieval_strategy=strategy))  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="'similarity', 'hybrid'"):
+    with pytest.raises(ValueError, match="'similarity', 'hybrid', 'relevance'"):
         store.search(config, "locker", retrieval_strategy=strategy)  # type: ignore[arg-type]
 
 
@@ -91,6 +111,7 @@ def preload_keeps(client: MemorydClient, user: str, query: str, budget: int) -> 
         max_tokens=budget,
         format=svc.PRELOAD_FORMAT_PLAIN,
         retrieval_mode=svc.RETRIEVAL_MODE_DENSE,
+        recency_half_life=Duration(),  # as SIMILARITY searches
     )
     (context,) = [e for e in client.preload(request) if isinstance(e, svc.PreloadContext)]
     return list(context.memory_ids)

@@ -1,7 +1,7 @@
 """Hybrid retrieval and diversity, on every backend (see conftest.py), plus schema migration.
 
 Dense vectors are hand-made 4-d vectors; texts are chosen so the dense and
-the BM25 ranking disagree, which shows the fusion.
+the BM25 ranking disagree, which shows the fusion (store/formulas.py).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import json
 import math
 import warnings
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,8 +19,9 @@ import pytest
 import qdrant_edge as qe
 from qdrant_client import AsyncQdrantClient, models
 
+from memoryd.core.documents import iso_time
 from memoryd.core.filters import AllOf, Condition, Filter, Operator
-from memoryd.core.ports import IndexSpec, Point, Search, VectorIndex
+from memoryd.core.ports import IndexSpec, Point, Recency, Search, VectorIndex
 from memoryd.store.edge import EdgeIndex
 from memoryd.store.remote import RemoteIndex
 
@@ -82,36 +84,113 @@ def test_backends_declare_hybrid_support(backend: IndexBackend) -> None:
     run(backend, scenario)
 
 
-def test_hybrid_fuses_dense_and_lexical_rankings(backend: IndexBackend) -> None:
+def test_hybrid_raises_the_cosine_by_the_words_a_memory_shares(backend: IndexBackend) -> None:
     async def scenario(index: VectorIndex) -> None:
         dense, hybrid = await index.search(
-            [search(text="peanut allergy"), search(text="peanut allergy", is_hybrid=True)]
+            [search(text="cat Miso"), search(text="cat Miso", is_hybrid=True)]
         )
         assert [h.id for h in dense] == [A, B, C, D]
-        assert [h.id for h in hybrid][:3] == [A, C, B], "the lexical match C overtakes B"
-        assert hybrid[0].similarity == pytest.approx(1.0), "first in both rankings"
+        by_id = {h.id: h.similarity for h in hybrid}
+        assert set(by_id) == {A, B, C, D}, "the filter holds in both rankings"
+        for shares_no_word in (A, B, C):
+            cosine = next(h.similarity for h in dense if h.id == shares_no_word)
+            assert by_id[shares_no_word] == pytest.approx(cosine, abs=1e-6)
+        assert dense[3].similarity == pytest.approx(0.0, abs=1e-6)
+        assert 0.1 < by_id[D] < 1.0, "D's cosine is 0, its two rare words raise it"
         assert all(0.0 <= h.similarity <= 1.0 for h in hybrid)
-        assert E not in {h.id for h in hybrid}, "the filter holds in both rankings"
 
     run(backend, scenario)
 
 
-def test_hybrid_threshold_bounds_the_fused_score(backend: IndexBackend) -> None:
+def test_hybrid_lets_the_words_decide_between_equally_distant_memories(
+    backend: IndexBackend,
+) -> None:
     async def scenario(index: VectorIndex) -> None:
-        (hits,) = await index.search(
-            [search(text="peanut allergy", is_hybrid=True, min_similarity=0.6)]
+        # Equally far from A and D by meaning: the words name A.
+        between = unit(1, 0, 1, 0.1)
+        dense, hybrid = await index.search(
+            [
+                search(text="peanut allergy", vector=between),
+                search(text="peanut allergy", vector=between, is_hybrid=True),
+            ]
         )
-        assert [h.id for h in hits] == [A, C]
+        assert dense[0].similarity == pytest.approx(dense[1].similarity, abs=0.05)
+        assert hybrid[0].id == A
+        assert hybrid[0].similarity > dense[0].similarity
+
+    run(backend, scenario)
+
+
+def test_hybrid_threshold_bounds_the_hybrid_score(backend: IndexBackend) -> None:
+    async def scenario(index: VectorIndex) -> None:
+        dense, hybrid = await index.search(
+            [
+                search(text="cat Miso", min_similarity=0.15),
+                search(text="cat Miso", is_hybrid=True, min_similarity=0.15),
+            ]
+        )
+        assert [h.id for h in dense] == [A, B, C]
+        assert [h.id for h in hybrid] == [A, B, C, D], "D's words lift it over the threshold"
+        assert all(h.similarity >= 0.15 for h in hybrid)
 
     run(backend, scenario)
 
 
 def test_hybrid_query_without_known_words_ranks_by_meaning(backend: IndexBackend) -> None:
     async def scenario(index: VectorIndex) -> None:
-        (hits,) = await index.search([search(text="the of and", is_hybrid=True)])
-        assert [h.id for h in hits] == [A, B, C, D]
+        dense, hybrid = await index.search(
+            [search(text="the of and"), search(text="the of and", is_hybrid=True)]
+        )
+        assert [h.id for h in hybrid] == [A, B, C, D]
+        assert [h.similarity for h in hybrid] == pytest.approx([h.similarity for h in dense])
 
     run(backend, scenario)
+
+
+def aged(point_id: str, vector: Sequence[float], updated: datetime) -> Point:
+    text = "The user lives somewhere"
+    payload = {"user_id": "user-1", "content": text, "update_time": iso_time(updated)}
+    return Point(point_id, vector, payload, text=text)
+
+
+@pytest.mark.parametrize("is_hybrid", [False, True])
+def test_recency_weighs_relevance_by_age(backend: IndexBackend, is_hybrid: bool) -> None:
+    """The weight is 1 now, 0.75 after one half-life, towards 0.5 with age; it
+    orders alike memories newest first and bounds what a threshold keeps."""
+    now = datetime(2026, 6, 1, tzinfo=UTC)
+    half_life = timedelta(days=30)
+    closer = unit(1, 0.05, 0, 0)
+    points = [
+        aged(A, closer, now - 4 * half_life),  # the closer one, but old
+        aged(B, unit(1, 0.1, 0, 0), now),
+        aged(C, Q, now - half_life),
+        aged(D, Q, now - 400 * half_life),
+    ]
+    recency = Recency(now, half_life.total_seconds())
+
+    async def main() -> None:
+        index = await backend.open(SPEC)
+        try:
+            await index.upsert(points)
+            plain, weighted, thresholded = await index.search(
+                [
+                    search(is_hybrid=is_hybrid, text="x"),
+                    search(is_hybrid=is_hybrid, text="x", recency=recency),
+                    search(is_hybrid=is_hybrid, text="x", recency=recency, min_similarity=0.7),
+                ]
+            )
+        finally:
+            await index.close()
+        assert [h.id for h in plain][:2] in ([C, D], [D, C])
+        assert [h.id for h in weighted] == [B, C, A, D]
+        scores = {h.id: h.similarity for h in weighted}
+        assert scores[B] == pytest.approx(unit(1, 0.1, 0, 0)[0], abs=1e-4)
+        assert scores[C] == pytest.approx(0.75, abs=1e-4)
+        assert scores[A] == pytest.approx(unit(1, 0.05, 0, 0)[0] * (0.5 + 0.5 / 16), abs=1e-4)
+        assert scores[D] == pytest.approx(0.5, abs=1e-4)
+        assert [h.id for h in thresholded] == [B, C]
+
+    asyncio.run(main())
 
 
 @pytest.mark.parametrize("is_hybrid", [False, True])
@@ -161,8 +240,9 @@ def test_edge_index_of_schema_1_is_migrated_on_open(tmp_path: Path) -> None:
     async def main() -> None:
         index = EdgeIndex.open(tmp_path, SPEC)
         try:
-            (hits,) = await index.search([search(text="peanut allergy", is_hybrid=True)])
-            assert [h.id for h in hits][:3] == [A, C, B]
+            (hits,) = await index.search([search(text="cat Miso", is_hybrid=True)])
+            assert [h.id for h in hits] == [A, B, C, D]
+            assert hits[3].similarity > 0.1, "D's cosine is 0: its words count"
         finally:
             await index.close()
         reopened = EdgeIndex.open(tmp_path, SPEC)

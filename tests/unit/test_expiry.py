@@ -42,3 +42,13 @@ def test_other_and_malformed_etags_never_hold():
     assert not etag_holds('"ffff"', ETAG, NOW)
     assert not etag_holds(ETAG[:-1] + '@soon"', ETAG, NOW)
     assert not etag_holds(ETAG[:-1] + '@-5"', ETAG, NOW)
+
+
+def test_an_etag_holds_until_the_earlier_of_the_first_expiry_and_its_until():
+    expiry, until = NOW + timedelta(minutes=5), NOW + timedelta(minutes=1)
+    bounded = etag_until_expiry(ETAG, [_memory(expiry)], until)
+    assert etag_holds(bounded, ETAG, until - timedelta(microseconds=1))
+    assert not etag_holds(bounded, ETAG, until)
+    alone = etag_until_expiry(ETAG, [_memory(None)], until)
+    assert etag_holds(alone, ETAG, until - timedelta(microseconds=1))
+    assert not etag_holds(alone, ETAG, until)

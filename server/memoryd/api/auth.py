@@ -69,13 +69,18 @@ class Authentication(Interceptor):
 
     def __init__(self, authenticator: Authenticator) -> None:
         self._authenticator = authenticator
+        # Auth mode none looks at no credentials, so its calls do not collect them.
+        self._is_open = isinstance(authenticator, NoAuthentication)
 
     async def before(self, rpc: Rpc, request: Any, context: Context) -> After:
-        metadata = list(context.invocation_metadata() or ())
-        credentials = Credentials(metadata, context.auth_context())
-        try:
-            principal = self._authenticator.authenticate(credentials)
-        except Unauthenticated as error:
-            await abort_with(error, context, rpc.name)
+        if self._is_open:
+            principal = UNRESTRICTED
+        else:
+            metadata = list(context.invocation_metadata() or ())
+            credentials = Credentials(metadata, context.auth_context())
+            try:
+                principal = self._authenticator.authenticate(credentials)
+            except Unauthenticated as error:
+                await abort_with(error, context, rpc.name)
         token = _principal.set(principal)
         return lambda _: _principal.reset(token)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from google.protobuf import duration_pb2, json_format, struct_pb2
+from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
 from google.rpc import status_pb2
 
 from memoryd.api.enums import (
@@ -45,6 +45,7 @@ from memoryd.v1 import memory_service_pb2 as svc
 UPDATABLE_FIELDS = ("content", "metadata", "category", "memory_type", "expire_time")
 #: google.protobuf.Duration's documented range: about +-10,000 years.
 MAX_DURATION_SECONDS = 315_576_000_000
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 # --- to proto ---------------------------------------------------------------
@@ -66,11 +67,18 @@ def memory_to_proto(memory: Memory) -> pb.Memory:
         version=memory.version,
     )
     message.metadata.update(dict(memory.metadata))
-    message.create_time.FromDatetime(memory.create_time)
-    message.update_time.FromDatetime(memory.update_time)
+    set_time(message.create_time, memory.create_time)
+    set_time(message.update_time, memory.update_time)
     if memory.expire_time is not None:
-        message.expire_time.FromDatetime(memory.expire_time)
+        set_time(message.expire_time, memory.expire_time)
     return message
+
+
+def set_time(field: timestamp_pb2.Timestamp, value: datetime) -> None:
+    """As ``field.FromDatetime(value)``, in a fifth of the time (three per search hit)."""
+    since_epoch = (value if value.tzinfo else value.replace(tzinfo=UTC)) - _EPOCH
+    field.seconds = since_epoch.days * 86_400 + since_epoch.seconds
+    field.nanos = since_epoch.microseconds * 1000
 
 
 def create_result_to_proto(result: CreateResult, write_token: str) -> svc.CreateMemoryResponse:
@@ -108,9 +116,9 @@ def write_status_to_proto(
     response = svc.GetWriteStatusResponse(
         write_token=status.token, state=WRITE_STATES.to_proto(status.state)
     )
-    response.create_time.FromDatetime(status.create_time)
+    set_time(response.create_time, status.create_time)
     if status.apply_time is not None:
-        response.apply_time.FromDatetime(status.apply_time)
+        set_time(response.apply_time, status.apply_time)
     if status.error is not None:
         response.error.CopyFrom(error_status(status.error))
     if status.state is not WriteState.APPLIED:

@@ -52,6 +52,7 @@ def preload_request_from_proto(request: svc.PreloadRequest) -> PreloadRequest:
         format=preload_format,
         mode=query_convert.retrieval_mode_from_proto(request.retrieval_mode),
         diversity=request.diversity if request.HasField("diversity") else None,
+        recency_half_life=query_convert.recency_half_life_from_proto(request),
         if_none_match=request.if_none_match,
         consistency_token=request.consistency_token,
     )

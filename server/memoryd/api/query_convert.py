@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
 
-from memoryd.api.convert import memory_to_proto, scope_from_proto
+from memoryd.api.convert import duration_from_proto, memory_to_proto, scope_from_proto
 from memoryd.api.enums import MEMORY_TYPES, RETRIEVAL_MODES
 from memoryd.api.filter_convert import filter_from_proto
 from memoryd.core.errors import InvalidArgument
@@ -57,6 +58,16 @@ def query_selection_from_proto(request: _Selecting) -> Selection:
     )
 
 
+def recency_half_life_from_proto(
+    request: svc.SearchMemoriesRequest | svc.PreloadRequest,
+) -> timedelta | None:
+    """None when unset: the server's default."""
+    if not request.HasField("recency_half_life"):
+        return None
+    seconds = duration_from_proto(request.recency_half_life, "recency_half_life")
+    return timedelta(seconds=seconds)
+
+
 def search_query_from_proto(request: svc.SearchMemoriesRequest) -> SearchQuery:
     return SearchQuery(
         text=request.query,
@@ -66,6 +77,7 @@ def search_query_from_proto(request: svc.SearchMemoriesRequest) -> SearchQuery:
         mode=retrieval_mode_from_proto(request.retrieval_mode),
         diversity=request.diversity if request.HasField("diversity") else None,
         max_tokens=request.max_tokens,
+        recency_half_life=recency_half_life_from_proto(request),
     )
 
 

@@ -44,14 +44,16 @@ def is_expired(memory: Memory, now: datetime) -> bool:
     return memory.expire_time is not None and memory.expire_time <= now
 
 
-def etag_until_expiry(etag: str, memories: Iterable[Memory]) -> str:
+def etag_until_expiry(etag: str, memories: Iterable[Memory], until: datetime | None = None) -> str:
     """A quoted etag, bounded by the first expire_time among ``memories`` (a
     Preload's hits): from that instant the same request yields another context,
-    though no write has changed the scope."""
-    expiries = [m.expire_time for m in memories if m.expire_time is not None]
-    if not expiries:
+    though no write has changed the scope. ``until`` bounds it too."""
+    ends = [m.expire_time for m in memories if m.expire_time is not None]
+    if until is not None:
+        ends.append(until)
+    if not ends:
         return etag
-    return f'{etag[:-1]}@{micros(min(expiries))}"'
+    return f'{etag[:-1]}@{micros(min(ends))}"'
 
 
 def etag_holds(if_none_match: str, etag: str, now: datetime) -> bool:

@@ -10,6 +10,8 @@ indexer's lifecycle; the paths themselves are core/writes.py and core/reads.py.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from memoryd.core.applier import Applier
 from memoryd.core.consistency import ReadBarrier
 from memoryd.core.indexer import Indexer
@@ -19,6 +21,7 @@ from memoryd.core.operations import operation_from_json
 from memoryd.core.ports import Embedder, TokenCounter, VectorIndex
 from memoryd.core.purge import ExpiryPurge
 from memoryd.core.reads import Reads
+from memoryd.core.recency import DEFAULT_HALF_LIFE
 from memoryd.core.retrieval import Retrieval
 from memoryd.core.validation import Limits
 from memoryd.core.write_log import WriteLog
@@ -42,6 +45,7 @@ class Memories:
         policy: WritePolicy | None = None,
         tokens: TokenCounter,
         default_mode: RetrievalMode = RetrievalMode.DENSE,
+        default_recency_half_life: timedelta = DEFAULT_HALF_LIFE,
         telemetry: Telemetry | None = None,
         expiry_purge_interval_seconds: float = 60.0,
     ) -> None:
@@ -54,7 +58,9 @@ class Memories:
         self.barrier = ReadBarrier(
             indexer, write_tokens, read_wait_max_seconds=policy.read_wait_max_seconds
         )
-        self.retrieval = Retrieval(index, embedder, limits, tokens, default_mode)
+        self.retrieval = Retrieval(
+            index, embedder, limits, tokens, default_mode, default_recency_half_life
+        )
         self.writes = Writes(
             journal,
             indexer,

@@ -223,7 +223,8 @@ class Selection:
 @dataclass(frozen=True, slots=True)
 class SearchQuery:
     """A search by meaning. ``mode`` None means the server's default;
-    ``diversity`` (0 to 1) turns on maximal marginal relevance."""
+    ``diversity`` (0 to 1) turns on maximal marginal relevance;
+    ``recency_half_life`` None means the server's default, zero no recency."""
 
     text: str
     selection: Selection
@@ -233,6 +234,7 @@ class SearchQuery:
     diversity: float | None = None
     #: The most content tokens the results may take together; 0: no budget.
     max_tokens: int = 0
+    recency_half_life: timedelta | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from memoryd.core.filters import Filter
@@ -51,8 +52,8 @@ class Record:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A search result. ``similarity`` is the raw cosine similarity, except for
-    a hybrid search without diversity, where it is the fused score in [0, 1]."""
+    """A search result. ``similarity`` is the score Search documents: the raw
+    cosine similarity of a plain dense search, else a relevance in [0, 1]."""
 
     id: str
     payload: Payload
@@ -60,13 +61,25 @@ class Hit:
 
 
 @dataclass(frozen=True, slots=True)
+class Recency:
+    """Discount memories by age, measured at ``now`` from their update_time:
+    the weight falls from 1 towards 0.5, halfway there after
+    ``half_life_seconds`` (store/formulas.py)."""
+
+    now: datetime
+    half_life_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
 class Search:
     """A nearest-neighbour search among the points matching ``where``.
 
-    With ``is_hybrid``, the dense ranking and a BM25 ranking of ``text`` are
-    fused by RRF; ``min_similarity`` then bounds the fused score. With
-    ``diversity`` (0 to 1), the candidates are re-ranked by maximal marginal
-    relevance on the dense vectors, and scores are cosine similarities.
+    The score is the cosine similarity; with ``is_hybrid``, the dense ranking
+    and a BM25 ranking of ``text`` are fused into one relevance in [0, 1]
+    instead. With ``recency``, the relevance is weighted by age.
+    ``min_similarity`` bounds that final score. With ``diversity`` (0 to 1),
+    the candidates are re-ranked by maximal marginal relevance on the dense
+    vectors, and scores are cosine similarities.
     """
 
     vector: Vector
@@ -76,6 +89,7 @@ class Search:
     text: str = ""
     is_hybrid: bool = False
     diversity: float | None = None
+    recency: Recency | None = None
 
 
 @dataclass(frozen=True, slots=True)

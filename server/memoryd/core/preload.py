@@ -10,8 +10,6 @@ reports that in its own event; the stream itself fails only for a bad request.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import struct
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -24,14 +22,13 @@ from memoryd.core.consistency import ANSWER_MARGIN_SECONDS, ReadBarrier
 from memoryd.core.errors import InvalidArgument, MemorydError, ScopeTimedOut
 from memoryd.core.expiry import etag_holds, etag_until_expiry
 from memoryd.core.instruments import Telemetry
-from memoryd.core.model import RetrievalMode, ScoredMemory, SearchQuery, Selection
+from memoryd.core.model import ScoredMemory, SearchQuery, Selection
 from memoryd.core.policy import UNRESTRICTED, Access, Principal, authorize, is_shared
 from memoryd.core.ports import TokenCounter, Vector
+from memoryd.core.preload_etags import context_tag
 from memoryd.core.retrieval import Retrieval
 
 MAX_TURNS = 100
-#: Changes whenever rendering changes, so that old etags stop matching.
-_RENDER_VERSION = 1
 
 TimeRemaining = Callable[[], float | None]
 #: A scope of the request and the search it runs.
@@ -92,8 +89,11 @@ class Preloader:
     ) -> AsyncIterator[events.PreloadEvent]:
         queries = self._queries(request)
         mode = self._retrieval.mode(request.mode)
-        etag = self._etag(request, queries, mode)
-        if etag_holds(request.if_none_match, etag, datetime.now(UTC)):
+        now = datetime.now(UTC)
+        render = (request.format, request.max_tokens, self._tokens.tokenizer_id)
+        searches = [q for _, q in queries]
+        tag = context_tag(searches, mode, render, self._barrier, self._retrieval, now)
+        if etag_holds(request.if_none_match, tag.etag, now):
             yield events.NotModified(request.if_none_match)
             return
         started = self._clock()
@@ -137,7 +137,9 @@ class Preloader:
             is_partial=is_partial,
             etag=""
             if is_partial
-            else etag_until_expiry(etag, (h.memory for s in sections for h in s)),
+            else etag_until_expiry(
+                tag.etag, (h.memory for s in sections for h in s), tag.recency_ends
+            ),
             mode=mode,
             embed_seconds=embedded - started,
             search_seconds=searched - embedded,
@@ -152,16 +154,21 @@ class Preloader:
         time_remaining: TimeRemaining,
     ) -> AsyncIterator[events.ScopeHits]:
         """Searches the scopes concurrently and yields each one's hits as soon
-        as it is done; scopes not done when the deadline nears time out."""
-        tasks = {
-            scope: asyncio.create_task(
-                self._search(query, vector, request, self._budget(time_remaining))
-            )
-            for scope, query in queries
-        }
+        as it is done; scopes not done when the deadline nears time out. A search
+        starts once the one before had a turn of the loop: an inline (in-process)
+        one is then over, and its hits go out before the next runs; one waiting on
+        I/O or on the read barrier lets the next start beside it."""
+        tasks: dict[events.PreloadScope, asyncio.Task[list[ScoredMemory]]] = {}
         reported: set[events.PreloadScope] = set()
         try:
-            pending = set(tasks.values())
+            for scope, query in queries:
+                budget = self._budget(time_remaining)
+                tasks[scope] = asyncio.create_task(self._search(query, vector, request, budget))
+                await asyncio.sleep(0)
+                if tasks[scope].done():
+                    reported.add(scope)
+                    yield _scope_hits(scope, tasks[scope])
+            pending = {task for scope, task in tasks.items() if scope not in reported}
             while pending:
                 done, pending = await asyncio.wait(
                     pending, timeout=self._budget(time_remaining), return_when="FIRST_COMPLETED"
@@ -179,9 +186,7 @@ class Preloader:
             for task in tasks.values():
                 task.cancel()
 
-    def _queries(
-        self, request: events.PreloadRequest
-    ) -> list[tuple[events.PreloadScope, SearchQuery]]:
+    def _queries(self, request: events.PreloadRequest) -> list[_ScopeQuery]:
         text = request.query.strip() or _last_user_turn(request.turns)
         if not text:
             raise InvalidArgument("query", "set query, or turns with a TURN_ROLE_USER turn")
@@ -211,6 +216,7 @@ class Preloader:
                 score_threshold=request.score_threshold,
                 mode=request.mode,
                 diversity=request.diversity,
+                recency_half_life=request.recency_half_life,
             )
             try:
                 self._retrieval.check(query)
@@ -221,27 +227,6 @@ class Preloader:
                 raise InvalidArgument(field, exc.reason) from exc
             queries.append((scope, query))
         return queries
-
-    def _etag(
-        self,
-        request: events.PreloadRequest,
-        queries: Sequence[_ScopeQuery],
-        mode: RetrievalMode,
-    ) -> str:
-        """Names the context this request yields in the scopes' current state:
-        the versions move with every write acknowledged in them."""
-        key = [
-            _RENDER_VERSION,
-            self._barrier.journal_id,
-            [self._barrier.scope_version(q.selection.scope) for _, q in queries],
-            [repr(q) for _, q in queries],
-            mode.value,
-            request.format.value,
-            request.max_tokens,
-            self._tokens.tokenizer_id,
-        ]
-        digest = hashlib.sha256(json.dumps(key, default=str).encode()).hexdigest()
-        return f'"{digest[:32]}"'
 
     def _budget(self, time_remaining: TimeRemaining) -> float | None:
         remaining = time_remaining()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from datetime import timedelta
 
 from memoryd.core.model import MemoryType, RetrievalMode, Scope, ScoredMemory
 from memoryd.core.rendering import PreloadFormat
@@ -47,6 +48,7 @@ class PreloadRequest:
     diversity: float | None = None
     if_none_match: str = ""
     consistency_token: str = ""
+    recency_half_life: timedelta | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from memoryd.core import rendering, scoping, validation
 from memoryd.core.documents import from_document
@@ -10,7 +10,8 @@ from memoryd.core.errors import InvalidArgument
 from memoryd.core.expiry import live_at
 from memoryd.core.filters import all_of
 from memoryd.core.model import RetrievalMode, ScoredMemory, SearchQuery
-from memoryd.core.ports import Embedder, Search, TokenCounter, Vector, VectorIndex
+from memoryd.core.ports import Embedder, Recency, Search, TokenCounter, Vector, VectorIndex
+from memoryd.core.recency import DEFAULT_HALF_LIFE, MAX_HALF_LIFE, clock_step
 from memoryd.core.validation import Limits
 
 
@@ -19,6 +20,8 @@ class Retrieval:
 
     ``default_mode`` ranks searches that ask for no mode; an index without a
     lexical vector can only rank by meaning, so there it is always DENSE.
+    ``default_recency_half_life`` weights searches that set none by age; zero
+    turns recency off.
     """
 
     def __init__(
@@ -28,8 +31,10 @@ class Retrieval:
         limits: Limits,
         tokens: TokenCounter,
         default_mode: RetrievalMode = RetrievalMode.DENSE,
+        default_recency_half_life: timedelta = DEFAULT_HALF_LIFE,
     ) -> None:
         self._index = index
+        self._default_half_life = default_recency_half_life
         self._embedder = embedder
         self._tokens = tokens
         self._limits = limits
@@ -46,6 +51,12 @@ class Retrieval:
             raise InvalidArgument("diversity", "must be between 0 and 1")
         if query.max_tokens < 0:
             raise InvalidArgument("max_tokens", "must not be negative (0 means no budget)")
+        half_life = query.recency_half_life
+        if half_life is not None and not timedelta(0) <= half_life <= MAX_HALF_LIFE:
+            raise InvalidArgument(
+                "recency_half_life",
+                f"must be between 0 (recency off) and {MAX_HALF_LIFE.days} days",
+            )
         if query.mode is RetrievalMode.HYBRID and not self._index.supports_hybrid:
             raise InvalidArgument(
                 "retrieval_mode", "HYBRID needs a lexical index, which this index lacks; use DENSE"
@@ -55,6 +66,16 @@ class Retrieval:
         """The mode a search asking for ``requested`` (None: the default) runs in."""
         return requested or self._default_mode
 
+    def recency_clock(self, query: SearchQuery, now: datetime) -> tuple[datetime, datetime] | None:
+        """The step of the recency clock ``query`` measures age by at ``now``, as
+        (start, end); None when its recency is off (core/recency.py)."""
+        return clock_step(self._half_life(query), now)
+
+    def _half_life(self, query: SearchQuery) -> timedelta:
+        if query.recency_half_life is None:
+            return self._default_half_life
+        return query.recency_half_life
+
     async def embed(self, text: str) -> Vector:
         """The query's dense vector; raises EmbeddingError."""
         (vector,) = await self._embedder.embed([text])
@@ -63,16 +84,19 @@ class Retrieval:
     async def search(self, query: SearchQuery, vector: Vector) -> list[ScoredMemory]:
         """The checked query's best unexpired matches in its scope, best first,
         with scores in [0, 1] (see SearchResult.score in the contract)."""
+        now = datetime.now(UTC)
+        clock = self.recency_clock(query, now)
         search = Search(
             vector=vector,
-            where=all_of(
-                scoping.read_selection_filter(query.selection), live_at(datetime.now(UTC))
-            ),
+            where=all_of(scoping.read_selection_filter(query.selection), live_at(now)),
             limit=query.limit,
             min_similarity=query.score_threshold or None,
             text=query.text,
             is_hybrid=self.mode(query.mode) is RetrievalMode.HYBRID,
             diversity=query.diversity,
+            recency=None
+            if clock is None
+            else Recency(clock[0], self._half_life(query).total_seconds()),
         )
         (hits,) = await self._index.search([search])
         scored = [

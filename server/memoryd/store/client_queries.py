@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, assert_never
 
 from qdrant_client import models
 
+from memoryd.store import formulas as f
 from memoryd.store.base import floats
 from memoryd.store.client_filters import to_client_filter
 from memoryd.store.query_plan import Prefetch, QueryPlan, to_request
@@ -22,8 +23,10 @@ class ClientQueries:
         # A bare vector (dense list or SparseVector) is a nearest-neighbour query.
         return floats(vector) if isinstance(vector, list) else vector
 
-    def rrf(self, k: int) -> models.RrfQuery:
-        return models.RrfQuery(rrf=models.Rrf(k=k))
+    def formula(self, expression: f.Expression, prefetches: int) -> models.FormulaQuery:
+        # A point missing from a prefetch scores 0 there.
+        defaults: dict[str, Any] = {_score(i): 0.0 for i in range(prefetches)}
+        return models.FormulaQuery(formula=_expression(expression), defaults=defaults)
 
     def mmr(
         self, vector: Sequence[float], diversity: float, candidates: int, using: str
@@ -49,6 +52,39 @@ class ClientQueries:
             score_threshold=plan.score_threshold,
             with_payload=True,
         )
+
+
+def _score(prefetch: int) -> str:
+    return f"$score[{prefetch}]"
+
+
+def _expression(node: f.Expression) -> models.Expression:
+    match node:
+        case f.Constant(value):
+            return value
+        case f.PrefetchScore(index):
+            return _score(index)
+        case f.Sum(terms):
+            return models.SumExpression(sum=[_expression(t) for t in terms])
+        case f.Product(factors):
+            return models.MultExpression(mult=[_expression(x) for x in factors])
+        case f.Negative(value):
+            return models.NegExpression(neg=_expression(value))
+        case f.Quotient(left, right):
+            div = models.DivParams(
+                left=_expression(left), right=_expression(right), by_zero_default=0.0
+            )
+            return models.DivExpression(div=div)
+        case f.HalvingWithAge(field, now, half_life_seconds):
+            decay = models.DecayParamsExpression(
+                x=models.DatetimeKeyExpression(datetime_key=field),
+                target=models.DatetimeExpression(datetime=now),
+                scale=half_life_seconds,
+                midpoint=0.5,
+            )
+            return models.ExpDecayExpression(exp_decay=decay)
+        case _:
+            assert_never(node)
 
 
 _CLIENT = ClientQueries()

@@ -4,12 +4,17 @@ plan_query turns a core.ports.Search into a QueryPlan, a backend-neutral tree
 in the terms of Qdrant's universal query API. Each backend supplies a
 QueryDialect, the constructors of its client library, and to_request builds
 its request from the plan; QueryPlan.hits maps the engine's answer back.
-- dense: the nearest neighbours of the dense vector;
-- hybrid: a dense and a BM25 ranking of candidate_count points each, fused by
-  RRF. The engine's fused score is scaled to [0, 1] (fused_score), so a
-  threshold on it is scaled back (raw_fused_score) for the engine;
+- dense: the nearest neighbours of the dense vector, scored by cosine;
+- hybrid: a dense and a BM25 ranking of candidate_count points each, rescored
+  by one formula, their noisy-or (store/formulas.py), in the same engine call;
+- with recency: the candidates' relevance (cosine, or the hybrid noisy-or)
+  times their recency weight, so of two memories alike but for their age the
+  newer ranks first;
 - with diversity: MMR on the dense vectors re-ranks the candidates (in a
-  hybrid search, the fused ones); scores are then cosine similarities.
+  hybrid or recency search, the rescored ones); scores are then cosine
+  similarities.
+A score threshold bounds the score the plan returns, so it means the same in
+every mode: relevance in [0, 1], discounted by age when recency is on.
 """
 
 from __future__ import annotations
@@ -18,30 +23,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, assert_never
 
+from memoryd.core.documents import iso_time
 from memoryd.core.filters import Filter
 from memoryd.core.ports import Hit, Search
+from memoryd.store import formulas
 from memoryd.store.base import DENSE, ScoredPoint
 from memoryd.store.lexical import SPARSE, query_terms
 
-#: Reciprocal rank fusion's k: a point ranked r-th (from 0) in one ranking
-#: gets 1 / (RRF_K + r) from it. 60 is the value of the original paper.
-RRF_K = 60
-#: The rankings a hybrid search fuses: dense and lexical.
-FUSED_RANKINGS = 2
-
-
-def fused_score(raw: float) -> float:
-    """An RRF score divided by its maximum (first in every ranking), so in [0, 1]."""
-    return min(1.0, max(0.0, raw * RRF_K / FUSED_RANKINGS))
-
-
-def raw_fused_score(score: float) -> float:
-    """The engine's RRF score for a fused_score, for thresholds."""
-    return score * FUSED_RANKINGS / RRF_K
-
 
 def candidate_count(limit: int) -> int:
-    """How many candidates each ranking of a hybrid or diversified search considers."""
+    """How many candidates each ranking of a rescored or diversified search considers."""
     return min(500, max(50, 10 * limit))
 
 
@@ -62,10 +53,10 @@ class Nearest:
 
 
 @dataclass(frozen=True, slots=True)
-class Rrf:
-    """Fuses the prefetched rankings by reciprocal rank; it reads no vector."""
+class Formula:
+    """Rescores the prefetched candidates by ``expression``; it reads no vector."""
 
-    k: int = RRF_K
+    expression: formulas.Expression
 
     @property
     def using(self) -> None:
@@ -83,7 +74,7 @@ class Mmr:
     using: str = DENSE
 
 
-Ranking = Nearest | Rrf | Mmr
+Ranking = Nearest | Formula | Mmr
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,25 +89,18 @@ class Prefetch:
 @dataclass(frozen=True, slots=True)
 class QueryPlan:
     """One engine query: ``ranking`` over ``prefetches`` (over the whole
-    collection if none), among the points matching ``where``.
-
-    ``score_threshold`` is in the engine's terms; ``is_fused_score`` says the
-    engine scores are raw RRF scores, which hits rescales.
-    """
+    collection if none), among the points matching ``where``, keeping scores of
+    at least ``score_threshold``."""
 
     ranking: Ranking
     prefetches: tuple[Prefetch, ...]
     where: Filter
     limit: int
     score_threshold: float | None
-    is_fused_score: bool
 
     def hits(self, points: Iterable[ScoredPoint]) -> list[Hit]:
-        """The Hits of the engine's answer, with the similarity Hit documents."""
-        return [Hit(str(p.id), p.payload or {}, self._similarity(float(p.score))) for p in points]
-
-    def _similarity(self, score: float) -> float:
-        return fused_score(score) if self.is_fused_score else score
+        """The Hits of the engine's answer, with the score Hit documents."""
+        return [Hit(str(p.id), p.payload or {}, float(p.score)) for p in points]
 
 
 def plan_query(search: Search) -> QueryPlan:
@@ -124,25 +108,29 @@ def plan_query(search: Search) -> QueryPlan:
     # As it came: the Edge binding takes any numbers, the client backend converts.
     dense = search.vector
     candidates = candidate_count(search.limit)
-    ranking: Ranking = Nearest(dense, DENSE)
-    prefetches: tuple[Prefetch, ...] = ()
+    rankings: tuple[Prefetch, ...] = (Prefetch(Nearest(dense, DENSE), candidates),)
+    relevance: formulas.Expression = formulas.PrefetchScore(0)
     if search.is_hybrid:
         lexical = Terms(*query_terms(search.text))
-        rankings = (
-            Prefetch(Nearest(dense, DENSE), candidates),
-            Prefetch(Nearest(lexical, SPARSE), candidates),
+        rankings = (*rankings, Prefetch(Nearest(lexical, SPARSE), candidates))
+        relevance = formulas.noisy_or(0, 1)
+    score = relevance
+    if search.recency is not None:
+        weight = formulas.recency_weight(
+            iso_time(search.recency.now), search.recency.half_life_seconds
         )
-        if search.diversity is None:
-            ranking, prefetches = Rrf(), rankings
-        else:
-            prefetches = (Prefetch(Rrf(), candidates, rankings),)
+        score = formulas.Product((relevance, weight))
+    ranking: Ranking
+    prefetches: tuple[Prefetch, ...]
+    if score is relevance and not search.is_hybrid:
+        ranking, prefetches = Nearest(dense, DENSE), ()
+    else:
+        ranking, prefetches = Formula(score), rankings
     if search.diversity is not None:
+        if prefetches:
+            prefetches = (Prefetch(ranking, candidates, prefetches),)
         ranking = Mmr(dense, search.diversity, candidates)
-    is_fused_score = isinstance(ranking, Rrf)
-    threshold = search.min_similarity
-    if is_fused_score and threshold is not None:
-        threshold = raw_fused_score(threshold)
-    return QueryPlan(ranking, prefetches, search.where, search.limit, threshold, is_fused_score)
+    return QueryPlan(ranking, prefetches, search.where, search.limit, search.min_similarity)
 
 
 class QueryDialect(Protocol):
@@ -158,7 +146,9 @@ class QueryDialect(Protocol):
 
     def nearest(self, vector: Any, using: str) -> Any: ...
 
-    def rrf(self, k: int) -> Any: ...
+    def formula(self, expression: formulas.Expression, prefetches: int) -> Any:
+        """``expression`` rescoring ``prefetches`` prefetched rankings."""
+        ...
 
     def mmr(
         self, vector: Sequence[float], diversity: float, candidates: int, using: str
@@ -172,7 +162,9 @@ class QueryDialect(Protocol):
 def to_request(plan: QueryPlan, dialect: QueryDialect) -> Any:
     """The dialect's query request that runs ``plan``."""
     return dialect.request(
-        plan, _query(plan.ranking, dialect), _prefetches(plan.prefetches, dialect)
+        plan,
+        _query(plan.ranking, len(plan.prefetches), dialect),
+        _prefetches(plan.prefetches, dialect),
     )
 
 
@@ -181,20 +173,22 @@ def _prefetches(stages: tuple[Prefetch, ...], dialect: QueryDialect) -> list[Any
         return None
     return [
         dialect.prefetch(
-            stage, _query(stage.ranking, dialect), _prefetches(stage.prefetches, dialect)
+            stage,
+            _query(stage.ranking, len(stage.prefetches), dialect),
+            _prefetches(stage.prefetches, dialect),
         )
         for stage in stages
     ]
 
 
-def _query(ranking: Ranking, dialect: QueryDialect) -> Any:
+def _query(ranking: Ranking, prefetches: int, dialect: QueryDialect) -> Any:
     match ranking:
         case Nearest(Terms(indices, values), using):
             return dialect.nearest(dialect.sparse_vector(indices, values), using)
         case Nearest(vector, using):
             return dialect.nearest(vector, using)
-        case Rrf(k):
-            return dialect.rrf(k)
+        case Formula(expression):
+            return dialect.formula(expression, prefetches)
         case Mmr(vector, diversity, candidates, using):
             return dialect.mmr(vector, diversity, candidates, using)
         case _:

@@ -340,19 +340,24 @@ func (WriteState) EnumDescriptor() ([]byte, []int) {
 	return file_memoryd_v1_memory_service_proto_rawDescGZIP(), []int{3}
 }
 
-// How a search ranks memories. Scores differ per mode; see SearchResult.score.
+// How a search ranks memories. The score means the same in every mode: a
+// relevance from 0 to 1, discounted by age (see recency_half_life); see
+// SearchResult.score.
 type RetrievalMode int32
 
 const (
-	// Means the server's default: RETRIEVAL_MODE_DENSE unless the server
-	// setting default_retrieval_mode says HYBRID (DENSE won the paraphrase
-	// recall benchmark, bench/recall.py).
+	// Means the server's default: RETRIEVAL_MODE_HYBRID unless the server
+	// setting default_retrieval_mode says DENSE (HYBRID matched DENSE on the
+	// paraphrase recall set and beat it on the lexical and mixed sets; see
+	// make bench-recall and the README).
 	RetrievalMode_RETRIEVAL_MODE_UNSPECIFIED RetrievalMode = 0
 	// By meaning only: cosine similarity of the embeddings.
 	RetrievalMode_RETRIEVAL_MODE_DENSE RetrievalMode = 1
-	// By meaning and by words: the dense ranking and a BM25 ranking (stemmed
-	// English words, IDF weighted by the engine) fused by reciprocal rank
-	// fusion in one engine call.
+	// By meaning and by words: the cosine similarity c (negative as 0) and the
+	// BM25 score b of the query's words (stemmed English, IDF weighted by the
+	// engine), combined as 1 - (1 - c) * (1 - b / (b + 20)), in one engine
+	// call. A memory that shares no word with the query scores exactly its
+	// cosine similarity; each matching rare word raises it, common words less.
 	RetrievalMode_RETRIEVAL_MODE_HYBRID RetrievalMode = 2
 )
 
@@ -1643,9 +1648,19 @@ type SearchMemoriesRequest struct {
 	// counted as PreloadRequest.max_tokens counts a PRELOAD_FORMAT_PLAIN
 	// budget: the best results that fit are kept, the rest left out whole,
 	// lowest score first. 0 means no budget; negative is INVALID_ARGUMENT.
-	MaxTokens     int32 `protobuf:"varint,11,opt,name=max_tokens,json=maxTokens,proto3" json:"max_tokens,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	MaxTokens int32 `protobuf:"varint,11,opt,name=max_tokens,json=maxTokens,proto3" json:"max_tokens,omitempty"`
+	// Optional. Weight each result by the age of its memory's update_time:
+	// the weight is 1 for a memory written now, 0.75 after one half-life,
+	// approaching 0.5 for very old memories, so that of two memories equally
+	// relevant the newer ranks first, and an old memory never loses more than
+	// half its score. Unset means the server's default
+	// (recency_half_life_seconds, 30 days unless configured); zero turns
+	// recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+	// measured in steps of at most a minute (1/4096 of the half-life if
+	// shorter), so a repeated search within a step scores the same.
+	RecencyHalfLife *durationpb.Duration `protobuf:"bytes,12,opt,name=recency_half_life,json=recencyHalfLife,proto3" json:"recency_half_life,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *SearchMemoriesRequest) Reset() {
@@ -1755,6 +1770,13 @@ func (x *SearchMemoriesRequest) GetMaxTokens() int32 {
 	return 0
 }
 
+func (x *SearchMemoriesRequest) GetRecencyHalfLife() *durationpb.Duration {
+	if x != nil {
+		return x.RecencyHalfLife
+	}
+	return nil
+}
+
 // The response of SearchMemories.
 type SearchMemoriesResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1807,12 +1829,13 @@ type SearchResult struct {
 	// The memory.
 	Memory *Memory `protobuf:"bytes,1,opt,name=memory,proto3" json:"memory,omitempty"`
 	// How well the memory matches the query, from 0 to 1; higher is better.
-	// For RETRIEVAL_MODE_DENSE, and whenever diversity is set, the cosine
-	// similarity clamped at 0. For RETRIEVAL_MODE_HYBRID, the reciprocal rank
-	// fusion score (k = 60) divided by its maximum, so 1 means first in both the
-	// dense and the lexical ranking and 0.5 first in one of them only: it orders
-	// results but is not a similarity. score_threshold compares against this
-	// same number.
+	// The relevance times the recency weight (1 when recency is off; see
+	// recency_half_life), where the relevance is, for RETRIEVAL_MODE_DENSE,
+	// the cosine similarity clamped at 0, and for RETRIEVAL_MODE_HYBRID, that
+	// cosine raised by the words the memory shares with the query (see
+	// RetrievalMode). score_threshold compares against this same number. With
+	// diversity set, the candidates are picked by that score and re-ranked by
+	// MMR, and score is the cosine similarity clamped at 0, in both modes.
 	Score         float32 `protobuf:"fixed32,2,opt,name=score,proto3" json:"score,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2310,8 +2333,12 @@ type PreloadRequest struct {
 	IfNoneMatch string `protobuf:"bytes,13,opt,name=if_none_match,json=ifNoneMatch,proto3" json:"if_none_match,omitempty"`
 	// Optional. A write_token to wait for, as in GetMemoryRequest.
 	ConsistencyToken string `protobuf:"bytes,14,opt,name=consistency_token,json=consistencyToken,proto3" json:"consistency_token,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// Optional. Weight results by age, as in SearchMemoriesRequest. With
+	// recency on, scores drift with the clock, so the done event's etag holds
+	// for one step of the recency clock (at most a minute) from when it is made.
+	RecencyHalfLife *durationpb.Duration `protobuf:"bytes,15,opt,name=recency_half_life,json=recencyHalfLife,proto3" json:"recency_half_life,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *PreloadRequest) Reset() {
@@ -2440,6 +2467,13 @@ func (x *PreloadRequest) GetConsistencyToken() string {
 		return x.ConsistencyToken
 	}
 	return ""
+}
+
+func (x *PreloadRequest) GetRecencyHalfLife() *durationpb.Duration {
+	if x != nil {
+		return x.RecencyHalfLife
+	}
+	return nil
 }
 
 // One turn of the conversation a Preload is for.
@@ -4242,7 +4276,7 @@ const file_memoryd_v1_memory_service_proto_rawDesc = "" +
 	"\x11_expected_version\"7\n" +
 	"\x14DeleteMemoryResponse\x12\x1f\n" +
 	"\vwrite_token\x18\x01 \x01(\tR\n" +
-	"writeToken\"\xb6\x04\n" +
+	"writeToken\"\x83\x05\n" +
 	"\x15SearchMemoriesRequest\x12\x1a\n" +
 	"\x05query\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x05query\x12-\n" +
 	"\x05scope\x18\x02 \x01(\v2\x11.memoryd.v1.ScopeB\x04\xe2A\x01\x02R\x05scope\x12\x1a\n" +
@@ -4258,7 +4292,8 @@ const file_memoryd_v1_memory_service_proto_rawDesc = "" +
 	"\tdiversity\x18\n" +
 	" \x01(\x02B\x04\xe2A\x01\x01H\x01R\tdiversity\x88\x01\x01\x12#\n" +
 	"\n" +
-	"max_tokens\x18\v \x01(\x05B\x04\xe2A\x01\x01R\tmaxTokensB\x12\n" +
+	"max_tokens\x18\v \x01(\x05B\x04\xe2A\x01\x01R\tmaxTokens\x12K\n" +
+	"\x11recency_half_life\x18\f \x01(\v2\x19.google.protobuf.DurationB\x04\xe2A\x01\x01R\x0frecencyHalfLifeB\x12\n" +
 	"\x10_score_thresholdB\f\n" +
 	"\n" +
 	"_diversity\"L\n" +
@@ -4301,7 +4336,7 @@ const file_memoryd_v1_memory_service_proto_rawDesc = "" +
 	"\x0fimport_memories\x18\v \x01(\v2\".memoryd.v1.ImportMemoriesResponseH\x00R\x0eimportMemories\x12(\n" +
 	"\x05error\x18\n" +
 	" \x01(\v2\x12.google.rpc.StatusR\x05errorB\b\n" +
-	"\x06result\"\xdd\x05\n" +
+	"\x06result\"\xaa\x06\n" +
 	"\x0ePreloadRequest\x12\x1a\n" +
 	"\x05query\x18\x01 \x01(\tB\x04\xe2A\x01\x01R\x05query\x128\n" +
 	"\x05turns\x18\x02 \x03(\v2\x1c.memoryd.v1.ConversationTurnB\x04\xe2A\x01\x01R\x05turns\x126\n" +
@@ -4322,7 +4357,8 @@ const file_memoryd_v1_memory_service_proto_rawDesc = "" +
 	"\x0eretrieval_mode\x18\v \x01(\x0e2\x19.memoryd.v1.RetrievalModeB\x04\xe2A\x01\x01R\rretrievalMode\x12'\n" +
 	"\tdiversity\x18\f \x01(\x02B\x04\xe2A\x01\x01H\x01R\tdiversity\x88\x01\x01\x12(\n" +
 	"\rif_none_match\x18\r \x01(\tB\x04\xe2A\x01\x01R\vifNoneMatch\x121\n" +
-	"\x11consistency_token\x18\x0e \x01(\tB\x04\xe2A\x01\x01R\x10consistencyTokenB\x12\n" +
+	"\x11consistency_token\x18\x0e \x01(\tB\x04\xe2A\x01\x01R\x10consistencyToken\x12K\n" +
+	"\x11recency_half_life\x18\x0f \x01(\v2\x19.google.protobuf.DurationB\x04\xe2A\x01\x01R\x0frecencyHalfLifeB\x12\n" +
 	"\x10_score_thresholdB\f\n" +
 	"\n" +
 	"_diversity\"b\n" +
@@ -4649,98 +4685,100 @@ var file_memoryd_v1_memory_service_proto_depIdxs = []int32{
 	58, // 23: memoryd.v1.SearchMemoriesRequest.memory_types:type_name -> memoryd.v1.MemoryType
 	59, // 24: memoryd.v1.SearchMemoriesRequest.filter:type_name -> memoryd.v1.Filter
 	4,  // 25: memoryd.v1.SearchMemoriesRequest.retrieval_mode:type_name -> memoryd.v1.RetrievalMode
-	25, // 26: memoryd.v1.SearchMemoriesResponse.results:type_name -> memoryd.v1.SearchResult
-	55, // 27: memoryd.v1.SearchResult.memory:type_name -> memoryd.v1.Memory
-	57, // 28: memoryd.v1.ForgetMemoriesRequest.scope:type_name -> memoryd.v1.Scope
-	58, // 29: memoryd.v1.ForgetMemoriesRequest.memory_types:type_name -> memoryd.v1.MemoryType
-	59, // 30: memoryd.v1.ForgetMemoriesRequest.filter:type_name -> memoryd.v1.Filter
-	2,  // 31: memoryd.v1.ForgetMemoriesRequest.mode:type_name -> memoryd.v1.WriteMode
-	3,  // 32: memoryd.v1.GetWriteStatusResponse.state:type_name -> memoryd.v1.WriteState
-	61, // 33: memoryd.v1.GetWriteStatusResponse.create_time:type_name -> google.protobuf.Timestamp
-	61, // 34: memoryd.v1.GetWriteStatusResponse.apply_time:type_name -> google.protobuf.Timestamp
-	12, // 35: memoryd.v1.GetWriteStatusResponse.create_memory:type_name -> memoryd.v1.CreateMemoryResponse
-	14, // 36: memoryd.v1.GetWriteStatusResponse.batch_create_memories:type_name -> memoryd.v1.BatchCreateMemoriesResponse
-	20, // 37: memoryd.v1.GetWriteStatusResponse.update_memory:type_name -> memoryd.v1.UpdateMemoryResponse
-	22, // 38: memoryd.v1.GetWriteStatusResponse.delete_memory:type_name -> memoryd.v1.DeleteMemoryResponse
-	27, // 39: memoryd.v1.GetWriteStatusResponse.forget_memories:type_name -> memoryd.v1.ForgetMemoriesResponse
-	42, // 40: memoryd.v1.GetWriteStatusResponse.import_memories:type_name -> memoryd.v1.ImportMemoriesResponse
-	62, // 41: memoryd.v1.GetWriteStatusResponse.error:type_name -> google.rpc.Status
-	31, // 42: memoryd.v1.PreloadRequest.turns:type_name -> memoryd.v1.ConversationTurn
-	57, // 43: memoryd.v1.PreloadRequest.user_scope:type_name -> memoryd.v1.Scope
-	57, // 44: memoryd.v1.PreloadRequest.agent_scope:type_name -> memoryd.v1.Scope
-	58, // 45: memoryd.v1.PreloadRequest.memory_types:type_name -> memoryd.v1.MemoryType
-	5,  // 46: memoryd.v1.PreloadRequest.format:type_name -> memoryd.v1.PreloadFormat
-	4,  // 47: memoryd.v1.PreloadRequest.retrieval_mode:type_name -> memoryd.v1.RetrievalMode
-	6,  // 48: memoryd.v1.ConversationTurn.role:type_name -> memoryd.v1.TurnRole
-	33, // 49: memoryd.v1.PreloadResponse.hits:type_name -> memoryd.v1.ScopeHits
-	34, // 50: memoryd.v1.PreloadResponse.context:type_name -> memoryd.v1.PreloadContext
-	35, // 51: memoryd.v1.PreloadResponse.done:type_name -> memoryd.v1.PreloadDone
-	36, // 52: memoryd.v1.PreloadResponse.not_modified:type_name -> memoryd.v1.PreloadNotModified
-	7,  // 53: memoryd.v1.ScopeHits.scope:type_name -> memoryd.v1.PreloadScope
-	25, // 54: memoryd.v1.ScopeHits.results:type_name -> memoryd.v1.SearchResult
-	62, // 55: memoryd.v1.ScopeHits.error:type_name -> google.rpc.Status
-	4,  // 56: memoryd.v1.PreloadDone.retrieval_mode:type_name -> memoryd.v1.RetrievalMode
-	56, // 57: memoryd.v1.PreloadDone.embed_duration:type_name -> google.protobuf.Duration
-	56, // 58: memoryd.v1.PreloadDone.search_duration:type_name -> google.protobuf.Duration
-	56, // 59: memoryd.v1.PreloadDone.render_duration:type_name -> google.protobuf.Duration
-	57, // 60: memoryd.v1.ExportMemoriesRequest.scope:type_name -> memoryd.v1.Scope
-	58, // 61: memoryd.v1.ExportMemoriesRequest.memory_types:type_name -> memoryd.v1.MemoryType
-	59, // 62: memoryd.v1.ExportMemoriesRequest.filter:type_name -> memoryd.v1.Filter
-	39, // 63: memoryd.v1.ExportMemoriesResponse.header:type_name -> memoryd.v1.ExportHeader
-	40, // 64: memoryd.v1.ExportMemoriesResponse.memories:type_name -> memoryd.v1.ExportedMemory
-	61, // 65: memoryd.v1.ExportHeader.snapshot_time:type_name -> google.protobuf.Timestamp
-	55, // 66: memoryd.v1.ExportedMemory.memory:type_name -> memoryd.v1.Memory
-	40, // 67: memoryd.v1.ImportMemoriesRequest.memories:type_name -> memoryd.v1.ExportedMemory
-	57, // 68: memoryd.v1.WatchMemoriesRequest.scope:type_name -> memoryd.v1.Scope
-	45, // 69: memoryd.v1.WatchMemoriesResponse.started:type_name -> memoryd.v1.WatchStarted
-	47, // 70: memoryd.v1.WatchMemoriesResponse.change:type_name -> memoryd.v1.MemoryChange
-	46, // 71: memoryd.v1.WatchMemoriesResponse.fell_behind:type_name -> memoryd.v1.WatchFellBehind
-	9,  // 72: memoryd.v1.MemoryChange.type:type_name -> memoryd.v1.ChangeType
-	55, // 73: memoryd.v1.MemoryChange.memory:type_name -> memoryd.v1.Memory
-	61, // 74: memoryd.v1.MemoryChange.change_time:type_name -> google.protobuf.Timestamp
-	54, // 75: memoryd.v1.GetStatsResponse.reembed:type_name -> memoryd.v1.ReembedStatus
-	54, // 76: memoryd.v1.StartReembedResponse.status:type_name -> memoryd.v1.ReembedStatus
-	54, // 77: memoryd.v1.GetReembedStatusResponse.status:type_name -> memoryd.v1.ReembedStatus
-	10, // 78: memoryd.v1.ReembedStatus.state:type_name -> memoryd.v1.ReembedState
-	61, // 79: memoryd.v1.ReembedStatus.start_time:type_name -> google.protobuf.Timestamp
-	61, // 80: memoryd.v1.ReembedStatus.end_time:type_name -> google.protobuf.Timestamp
-	11, // 81: memoryd.v1.MemoryService.CreateMemory:input_type -> memoryd.v1.CreateMemoryRequest
-	13, // 82: memoryd.v1.MemoryService.BatchCreateMemories:input_type -> memoryd.v1.BatchCreateMemoriesRequest
-	15, // 83: memoryd.v1.MemoryService.GetMemory:input_type -> memoryd.v1.GetMemoryRequest
-	17, // 84: memoryd.v1.MemoryService.ListMemories:input_type -> memoryd.v1.ListMemoriesRequest
-	19, // 85: memoryd.v1.MemoryService.UpdateMemory:input_type -> memoryd.v1.UpdateMemoryRequest
-	21, // 86: memoryd.v1.MemoryService.DeleteMemory:input_type -> memoryd.v1.DeleteMemoryRequest
-	23, // 87: memoryd.v1.MemoryService.SearchMemories:input_type -> memoryd.v1.SearchMemoriesRequest
-	30, // 88: memoryd.v1.MemoryService.Preload:input_type -> memoryd.v1.PreloadRequest
-	28, // 89: memoryd.v1.MemoryService.GetWriteStatus:input_type -> memoryd.v1.GetWriteStatusRequest
-	26, // 90: memoryd.v1.MemoryService.ForgetMemories:input_type -> memoryd.v1.ForgetMemoriesRequest
-	37, // 91: memoryd.v1.MemoryService.ExportMemories:input_type -> memoryd.v1.ExportMemoriesRequest
-	41, // 92: memoryd.v1.MemoryService.ImportMemories:input_type -> memoryd.v1.ImportMemoriesRequest
-	43, // 93: memoryd.v1.MemoryService.WatchMemories:input_type -> memoryd.v1.WatchMemoriesRequest
-	48, // 94: memoryd.v1.MemoryService.GetStats:input_type -> memoryd.v1.GetStatsRequest
-	50, // 95: memoryd.v1.MemoryService.StartReembed:input_type -> memoryd.v1.StartReembedRequest
-	52, // 96: memoryd.v1.MemoryService.GetReembedStatus:input_type -> memoryd.v1.GetReembedStatusRequest
-	12, // 97: memoryd.v1.MemoryService.CreateMemory:output_type -> memoryd.v1.CreateMemoryResponse
-	14, // 98: memoryd.v1.MemoryService.BatchCreateMemories:output_type -> memoryd.v1.BatchCreateMemoriesResponse
-	16, // 99: memoryd.v1.MemoryService.GetMemory:output_type -> memoryd.v1.GetMemoryResponse
-	18, // 100: memoryd.v1.MemoryService.ListMemories:output_type -> memoryd.v1.ListMemoriesResponse
-	20, // 101: memoryd.v1.MemoryService.UpdateMemory:output_type -> memoryd.v1.UpdateMemoryResponse
-	22, // 102: memoryd.v1.MemoryService.DeleteMemory:output_type -> memoryd.v1.DeleteMemoryResponse
-	24, // 103: memoryd.v1.MemoryService.SearchMemories:output_type -> memoryd.v1.SearchMemoriesResponse
-	32, // 104: memoryd.v1.MemoryService.Preload:output_type -> memoryd.v1.PreloadResponse
-	29, // 105: memoryd.v1.MemoryService.GetWriteStatus:output_type -> memoryd.v1.GetWriteStatusResponse
-	27, // 106: memoryd.v1.MemoryService.ForgetMemories:output_type -> memoryd.v1.ForgetMemoriesResponse
-	38, // 107: memoryd.v1.MemoryService.ExportMemories:output_type -> memoryd.v1.ExportMemoriesResponse
-	42, // 108: memoryd.v1.MemoryService.ImportMemories:output_type -> memoryd.v1.ImportMemoriesResponse
-	44, // 109: memoryd.v1.MemoryService.WatchMemories:output_type -> memoryd.v1.WatchMemoriesResponse
-	49, // 110: memoryd.v1.MemoryService.GetStats:output_type -> memoryd.v1.GetStatsResponse
-	51, // 111: memoryd.v1.MemoryService.StartReembed:output_type -> memoryd.v1.StartReembedResponse
-	53, // 112: memoryd.v1.MemoryService.GetReembedStatus:output_type -> memoryd.v1.GetReembedStatusResponse
-	97, // [97:113] is the sub-list for method output_type
-	81, // [81:97] is the sub-list for method input_type
-	81, // [81:81] is the sub-list for extension type_name
-	81, // [81:81] is the sub-list for extension extendee
-	0,  // [0:81] is the sub-list for field type_name
+	56, // 26: memoryd.v1.SearchMemoriesRequest.recency_half_life:type_name -> google.protobuf.Duration
+	25, // 27: memoryd.v1.SearchMemoriesResponse.results:type_name -> memoryd.v1.SearchResult
+	55, // 28: memoryd.v1.SearchResult.memory:type_name -> memoryd.v1.Memory
+	57, // 29: memoryd.v1.ForgetMemoriesRequest.scope:type_name -> memoryd.v1.Scope
+	58, // 30: memoryd.v1.ForgetMemoriesRequest.memory_types:type_name -> memoryd.v1.MemoryType
+	59, // 31: memoryd.v1.ForgetMemoriesRequest.filter:type_name -> memoryd.v1.Filter
+	2,  // 32: memoryd.v1.ForgetMemoriesRequest.mode:type_name -> memoryd.v1.WriteMode
+	3,  // 33: memoryd.v1.GetWriteStatusResponse.state:type_name -> memoryd.v1.WriteState
+	61, // 34: memoryd.v1.GetWriteStatusResponse.create_time:type_name -> google.protobuf.Timestamp
+	61, // 35: memoryd.v1.GetWriteStatusResponse.apply_time:type_name -> google.protobuf.Timestamp
+	12, // 36: memoryd.v1.GetWriteStatusResponse.create_memory:type_name -> memoryd.v1.CreateMemoryResponse
+	14, // 37: memoryd.v1.GetWriteStatusResponse.batch_create_memories:type_name -> memoryd.v1.BatchCreateMemoriesResponse
+	20, // 38: memoryd.v1.GetWriteStatusResponse.update_memory:type_name -> memoryd.v1.UpdateMemoryResponse
+	22, // 39: memoryd.v1.GetWriteStatusResponse.delete_memory:type_name -> memoryd.v1.DeleteMemoryResponse
+	27, // 40: memoryd.v1.GetWriteStatusResponse.forget_memories:type_name -> memoryd.v1.ForgetMemoriesResponse
+	42, // 41: memoryd.v1.GetWriteStatusResponse.import_memories:type_name -> memoryd.v1.ImportMemoriesResponse
+	62, // 42: memoryd.v1.GetWriteStatusResponse.error:type_name -> google.rpc.Status
+	31, // 43: memoryd.v1.PreloadRequest.turns:type_name -> memoryd.v1.ConversationTurn
+	57, // 44: memoryd.v1.PreloadRequest.user_scope:type_name -> memoryd.v1.Scope
+	57, // 45: memoryd.v1.PreloadRequest.agent_scope:type_name -> memoryd.v1.Scope
+	58, // 46: memoryd.v1.PreloadRequest.memory_types:type_name -> memoryd.v1.MemoryType
+	5,  // 47: memoryd.v1.PreloadRequest.format:type_name -> memoryd.v1.PreloadFormat
+	4,  // 48: memoryd.v1.PreloadRequest.retrieval_mode:type_name -> memoryd.v1.RetrievalMode
+	56, // 49: memoryd.v1.PreloadRequest.recency_half_life:type_name -> google.protobuf.Duration
+	6,  // 50: memoryd.v1.ConversationTurn.role:type_name -> memoryd.v1.TurnRole
+	33, // 51: memoryd.v1.PreloadResponse.hits:type_name -> memoryd.v1.ScopeHits
+	34, // 52: memoryd.v1.PreloadResponse.context:type_name -> memoryd.v1.PreloadContext
+	35, // 53: memoryd.v1.PreloadResponse.done:type_name -> memoryd.v1.PreloadDone
+	36, // 54: memoryd.v1.PreloadResponse.not_modified:type_name -> memoryd.v1.PreloadNotModified
+	7,  // 55: memoryd.v1.ScopeHits.scope:type_name -> memoryd.v1.PreloadScope
+	25, // 56: memoryd.v1.ScopeHits.results:type_name -> memoryd.v1.SearchResult
+	62, // 57: memoryd.v1.ScopeHits.error:type_name -> google.rpc.Status
+	4,  // 58: memoryd.v1.PreloadDone.retrieval_mode:type_name -> memoryd.v1.RetrievalMode
+	56, // 59: memoryd.v1.PreloadDone.embed_duration:type_name -> google.protobuf.Duration
+	56, // 60: memoryd.v1.PreloadDone.search_duration:type_name -> google.protobuf.Duration
+	56, // 61: memoryd.v1.PreloadDone.render_duration:type_name -> google.protobuf.Duration
+	57, // 62: memoryd.v1.ExportMemoriesRequest.scope:type_name -> memoryd.v1.Scope
+	58, // 63: memoryd.v1.ExportMemoriesRequest.memory_types:type_name -> memoryd.v1.MemoryType
+	59, // 64: memoryd.v1.ExportMemoriesRequest.filter:type_name -> memoryd.v1.Filter
+	39, // 65: memoryd.v1.ExportMemoriesResponse.header:type_name -> memoryd.v1.ExportHeader
+	40, // 66: memoryd.v1.ExportMemoriesResponse.memories:type_name -> memoryd.v1.ExportedMemory
+	61, // 67: memoryd.v1.ExportHeader.snapshot_time:type_name -> google.protobuf.Timestamp
+	55, // 68: memoryd.v1.ExportedMemory.memory:type_name -> memoryd.v1.Memory
+	40, // 69: memoryd.v1.ImportMemoriesRequest.memories:type_name -> memoryd.v1.ExportedMemory
+	57, // 70: memoryd.v1.WatchMemoriesRequest.scope:type_name -> memoryd.v1.Scope
+	45, // 71: memoryd.v1.WatchMemoriesResponse.started:type_name -> memoryd.v1.WatchStarted
+	47, // 72: memoryd.v1.WatchMemoriesResponse.change:type_name -> memoryd.v1.MemoryChange
+	46, // 73: memoryd.v1.WatchMemoriesResponse.fell_behind:type_name -> memoryd.v1.WatchFellBehind
+	9,  // 74: memoryd.v1.MemoryChange.type:type_name -> memoryd.v1.ChangeType
+	55, // 75: memoryd.v1.MemoryChange.memory:type_name -> memoryd.v1.Memory
+	61, // 76: memoryd.v1.MemoryChange.change_time:type_name -> google.protobuf.Timestamp
+	54, // 77: memoryd.v1.GetStatsResponse.reembed:type_name -> memoryd.v1.ReembedStatus
+	54, // 78: memoryd.v1.StartReembedResponse.status:type_name -> memoryd.v1.ReembedStatus
+	54, // 79: memoryd.v1.GetReembedStatusResponse.status:type_name -> memoryd.v1.ReembedStatus
+	10, // 80: memoryd.v1.ReembedStatus.state:type_name -> memoryd.v1.ReembedState
+	61, // 81: memoryd.v1.ReembedStatus.start_time:type_name -> google.protobuf.Timestamp
+	61, // 82: memoryd.v1.ReembedStatus.end_time:type_name -> google.protobuf.Timestamp
+	11, // 83: memoryd.v1.MemoryService.CreateMemory:input_type -> memoryd.v1.CreateMemoryRequest
+	13, // 84: memoryd.v1.MemoryService.BatchCreateMemories:input_type -> memoryd.v1.BatchCreateMemoriesRequest
+	15, // 85: memoryd.v1.MemoryService.GetMemory:input_type -> memoryd.v1.GetMemoryRequest
+	17, // 86: memoryd.v1.MemoryService.ListMemories:input_type -> memoryd.v1.ListMemoriesRequest
+	19, // 87: memoryd.v1.MemoryService.UpdateMemory:input_type -> memoryd.v1.UpdateMemoryRequest
+	21, // 88: memoryd.v1.MemoryService.DeleteMemory:input_type -> memoryd.v1.DeleteMemoryRequest
+	23, // 89: memoryd.v1.MemoryService.SearchMemories:input_type -> memoryd.v1.SearchMemoriesRequest
+	30, // 90: memoryd.v1.MemoryService.Preload:input_type -> memoryd.v1.PreloadRequest
+	28, // 91: memoryd.v1.MemoryService.GetWriteStatus:input_type -> memoryd.v1.GetWriteStatusRequest
+	26, // 92: memoryd.v1.MemoryService.ForgetMemories:input_type -> memoryd.v1.ForgetMemoriesRequest
+	37, // 93: memoryd.v1.MemoryService.ExportMemories:input_type -> memoryd.v1.ExportMemoriesRequest
+	41, // 94: memoryd.v1.MemoryService.ImportMemories:input_type -> memoryd.v1.ImportMemoriesRequest
+	43, // 95: memoryd.v1.MemoryService.WatchMemories:input_type -> memoryd.v1.WatchMemoriesRequest
+	48, // 96: memoryd.v1.MemoryService.GetStats:input_type -> memoryd.v1.GetStatsRequest
+	50, // 97: memoryd.v1.MemoryService.StartReembed:input_type -> memoryd.v1.StartReembedRequest
+	52, // 98: memoryd.v1.MemoryService.GetReembedStatus:input_type -> memoryd.v1.GetReembedStatusRequest
+	12, // 99: memoryd.v1.MemoryService.CreateMemory:output_type -> memoryd.v1.CreateMemoryResponse
+	14, // 100: memoryd.v1.MemoryService.BatchCreateMemories:output_type -> memoryd.v1.BatchCreateMemoriesResponse
+	16, // 101: memoryd.v1.MemoryService.GetMemory:output_type -> memoryd.v1.GetMemoryResponse
+	18, // 102: memoryd.v1.MemoryService.ListMemories:output_type -> memoryd.v1.ListMemoriesResponse
+	20, // 103: memoryd.v1.MemoryService.UpdateMemory:output_type -> memoryd.v1.UpdateMemoryResponse
+	22, // 104: memoryd.v1.MemoryService.DeleteMemory:output_type -> memoryd.v1.DeleteMemoryResponse
+	24, // 105: memoryd.v1.MemoryService.SearchMemories:output_type -> memoryd.v1.SearchMemoriesResponse
+	32, // 106: memoryd.v1.MemoryService.Preload:output_type -> memoryd.v1.PreloadResponse
+	29, // 107: memoryd.v1.MemoryService.GetWriteStatus:output_type -> memoryd.v1.GetWriteStatusResponse
+	27, // 108: memoryd.v1.MemoryService.ForgetMemories:output_type -> memoryd.v1.ForgetMemoriesResponse
+	38, // 109: memoryd.v1.MemoryService.ExportMemories:output_type -> memoryd.v1.ExportMemoriesResponse
+	42, // 110: memoryd.v1.MemoryService.ImportMemories:output_type -> memoryd.v1.ImportMemoriesResponse
+	44, // 111: memoryd.v1.MemoryService.WatchMemories:output_type -> memoryd.v1.WatchMemoriesResponse
+	49, // 112: memoryd.v1.MemoryService.GetStats:output_type -> memoryd.v1.GetStatsResponse
+	51, // 113: memoryd.v1.MemoryService.StartReembed:output_type -> memoryd.v1.StartReembedResponse
+	53, // 114: memoryd.v1.MemoryService.GetReembedStatus:output_type -> memoryd.v1.GetReembedStatusResponse
+	99, // [99:115] is the sub-list for method output_type
+	83, // [83:99] is the sub-list for method input_type
+	83, // [83:83] is the sub-list for extension type_name
+	83, // [83:83] is the sub-list for extension extendee
+	0,  // [0:83] is the sub-list for field type_name
 }
 
 func init() { file_memoryd_v1_memory_service_proto_init() }

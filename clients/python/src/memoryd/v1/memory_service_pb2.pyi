@@ -299,7 +299,7 @@ class DeleteMemoryResponse(_message.Message):
     def __init__(self, write_token: _Optional[str] = ...) -> None: ...
 
 class SearchMemoriesRequest(_message.Message):
-    __slots__ = ("query", "scope", "limit", "memory_types", "categories", "filter", "score_threshold", "consistency_token", "retrieval_mode", "diversity", "max_tokens")
+    __slots__ = ("query", "scope", "limit", "memory_types", "categories", "filter", "score_threshold", "consistency_token", "retrieval_mode", "diversity", "max_tokens", "recency_half_life")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
@@ -311,6 +311,7 @@ class SearchMemoriesRequest(_message.Message):
     RETRIEVAL_MODE_FIELD_NUMBER: _ClassVar[int]
     DIVERSITY_FIELD_NUMBER: _ClassVar[int]
     MAX_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    RECENCY_HALF_LIFE_FIELD_NUMBER: _ClassVar[int]
     query: str
     scope: _memory_pb2.Scope
     limit: int
@@ -322,7 +323,8 @@ class SearchMemoriesRequest(_message.Message):
     retrieval_mode: RetrievalMode
     diversity: float
     max_tokens: int
-    def __init__(self, query: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., limit: _Optional[int] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., filter: _Optional[_Union[_memory_pb2.Filter, _Mapping]] = ..., score_threshold: _Optional[float] = ..., consistency_token: _Optional[str] = ..., retrieval_mode: _Optional[_Union[RetrievalMode, str]] = ..., diversity: _Optional[float] = ..., max_tokens: _Optional[int] = ...) -> None: ...
+    recency_half_life: _duration_pb2.Duration
+    def __init__(self, query: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., limit: _Optional[int] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., filter: _Optional[_Union[_memory_pb2.Filter, _Mapping]] = ..., score_threshold: _Optional[float] = ..., consistency_token: _Optional[str] = ..., retrieval_mode: _Optional[_Union[RetrievalMode, str]] = ..., diversity: _Optional[float] = ..., max_tokens: _Optional[int] = ..., recency_half_life: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class SearchMemoriesResponse(_message.Message):
     __slots__ = ("results",)
@@ -397,7 +399,7 @@ class GetWriteStatusResponse(_message.Message):
     def __init__(self, write_token: _Optional[str] = ..., state: _Optional[_Union[WriteState, str]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., apply_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., create_memory: _Optional[_Union[CreateMemoryResponse, _Mapping]] = ..., batch_create_memories: _Optional[_Union[BatchCreateMemoriesResponse, _Mapping]] = ..., update_memory: _Optional[_Union[UpdateMemoryResponse, _Mapping]] = ..., delete_memory: _Optional[_Union[DeleteMemoryResponse, _Mapping]] = ..., forget_memories: _Optional[_Union[ForgetMemoriesResponse, _Mapping]] = ..., import_memories: _Optional[_Union[ImportMemoriesResponse, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
 
 class PreloadRequest(_message.Message):
-    __slots__ = ("query", "turns", "user_scope", "agent_scope", "limit", "score_threshold", "max_tokens", "memory_types", "categories", "format", "retrieval_mode", "diversity", "if_none_match", "consistency_token")
+    __slots__ = ("query", "turns", "user_scope", "agent_scope", "limit", "score_threshold", "max_tokens", "memory_types", "categories", "format", "retrieval_mode", "diversity", "if_none_match", "consistency_token", "recency_half_life")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     TURNS_FIELD_NUMBER: _ClassVar[int]
     USER_SCOPE_FIELD_NUMBER: _ClassVar[int]
@@ -412,6 +414,7 @@ class PreloadRequest(_message.Message):
     DIVERSITY_FIELD_NUMBER: _ClassVar[int]
     IF_NONE_MATCH_FIELD_NUMBER: _ClassVar[int]
     CONSISTENCY_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    RECENCY_HALF_LIFE_FIELD_NUMBER: _ClassVar[int]
     query: str
     turns: _containers.RepeatedCompositeFieldContainer[ConversationTurn]
     user_scope: _memory_pb2.Scope
@@ -426,7 +429,8 @@ class PreloadRequest(_message.Message):
     diversity: float
     if_none_match: str
     consistency_token: str
-    def __init__(self, query: _Optional[str] = ..., turns: _Optional[_Iterable[_Union[ConversationTurn, _Mapping]]] = ..., user_scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., agent_scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., limit: _Optional[int] = ..., score_threshold: _Optional[float] = ..., max_tokens: _Optional[int] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., format: _Optional[_Union[PreloadFormat, str]] = ..., retrieval_mode: _Optional[_Union[RetrievalMode, str]] = ..., diversity: _Optional[float] = ..., if_none_match: _Optional[str] = ..., consistency_token: _Optional[str] = ...) -> None: ...
+    recency_half_life: _duration_pb2.Duration
+    def __init__(self, query: _Optional[str] = ..., turns: _Optional[_Iterable[_Union[ConversationTurn, _Mapping]]] = ..., user_scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., agent_scope: _Optional[_Union[_memory_pb2.Scope, _Mapping]] = ..., limit: _Optional[int] = ..., score_threshold: _Optional[float] = ..., max_tokens: _Optional[int] = ..., memory_types: _Optional[_Iterable[_Union[_memory_pb2.MemoryType, str]]] = ..., categories: _Optional[_Iterable[str]] = ..., format: _Optional[_Union[PreloadFormat, str]] = ..., retrieval_mode: _Optional[_Union[RetrievalMode, str]] = ..., diversity: _Optional[float] = ..., if_none_match: _Optional[str] = ..., consistency_token: _Optional[str] = ..., recency_half_life: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class ConversationTurn(_message.Message):
     __slots__ = ("role", "content")

@@ -32,10 +32,18 @@ TYPE_TO_PROTO: dict[MemoryType, pb.MemoryType] = {
 TYPE_FROM_PROTO = {value: key for key, value in TYPE_TO_PROTO.items()}
 
 #: The 10xgraph retrieval strategies memoryd runs, and the mode each is; the others
-#: (TEMPORAL, RELEVANCE, GRAPH_TRAVERSAL) have no memoryd ranking and are refused.
+#: (TEMPORAL, GRAPH_TRAVERSAL) have no memoryd ranking and are refused.
+#: - SIMILARITY, 10xgraph's default: cosine similarity, as QdrantStore scores it
+#:   (DENSE, recency off). 10xgraph's own duplicate check asks for a score of at
+#:   least 0.95 and means that cosine; a hybrid score, raised by shared words,
+#:   could call a different memory a duplicate and lose it ("prefers dark mode in
+#:   VS Code" against "prefers light mode in VS Code": cosine 0.87, hybrid 0.945).
+#: - HYBRID: dense and BM25 fused (HYBRID), with the server's recency.
+#: - RELEVANCE: whatever memoryd ranks best, the server's default mode and recency.
 STRATEGY_TO_MODE: dict[RetrievalStrategy, svc.RetrievalMode] = {
     RetrievalStrategy.SIMILARITY: svc.RETRIEVAL_MODE_DENSE,
     RetrievalStrategy.HYBRID: svc.RETRIEVAL_MODE_HYBRID,
+    RetrievalStrategy.RELEVANCE: svc.RETRIEVAL_MODE_UNSPECIFIED,
 }
 
 #: Keys a result's metadata carries besides the stored metadata (as QdrantStore's
@@ -59,9 +67,8 @@ def memory_type(value: MemoryType | str | None) -> pb.MemoryType:
 def retrieval_mode(strategy: RetrievalStrategy | str) -> svc.RetrievalMode:
     """memoryd's retrieval mode for a 10xgraph RetrievalStrategy (or its string value).
 
-    SIMILARITY is DENSE (cosine similarity) and HYBRID is HYBRID (dense and BM25
-    rankings fused by RRF), whatever the server's default mode. Raises ValueError
-    for the strategies memoryd does not run, rather than silently run another.
+    See STRATEGY_TO_MODE. Raises ValueError for the strategies memoryd does not
+    run, rather than silently run another.
     """
     supported = ", ".join(repr(s.value) for s in STRATEGY_TO_MODE)
     try:
@@ -73,9 +80,19 @@ def retrieval_mode(strategy: RetrievalStrategy | str) -> svc.RetrievalMode:
     if known not in STRATEGY_TO_MODE:
         raise ValueError(
             f"retrieval_strategy {known.value!r} is not supported by memoryd; use {supported} "
-            "(RetrievalStrategy.SIMILARITY: dense, RetrievalStrategy.HYBRID: dense + BM25)"
+            "(RetrievalStrategy.SIMILARITY: dense, RetrievalStrategy.HYBRID: dense + BM25, "
+            "RetrievalStrategy.RELEVANCE: the server's default)"
         )
     return STRATEGY_TO_MODE[known]
+
+
+def rank_by(
+    request: svc.SearchMemoriesRequest | svc.PreloadRequest, strategy: RetrievalStrategy | str
+) -> None:
+    """Sets ``request``'s ranking for a 10xgraph strategy (see STRATEGY_TO_MODE)."""
+    request.retrieval_mode = retrieval_mode(strategy)
+    if request.retrieval_mode == svc.RETRIEVAL_MODE_DENSE:
+        request.recency_half_life.SetInParent()  # zero: recency off, the plain cosine
 
 
 def content_and_metadata(

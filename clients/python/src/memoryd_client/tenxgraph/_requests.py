@@ -86,7 +86,6 @@ class StoreRequests:
             max_tokens=_convert.token_budget(max_tokens),
             scope=self.read_scope(config),
             limit=_convert.search_limit(limit),
-            retrieval_mode=_convert.retrieval_mode(retrieval_strategy),
             memory_types=[_convert.memory_type(memory_type)] if memory_type else [],
             categories=[category] if category else [],
             filter=_convert.filter_from_dict(filters),
@@ -94,6 +93,7 @@ class StoreRequests:
         threshold = _convert.score_threshold(score_threshold)
         if threshold is not None:
             request.score_threshold = threshold
+        _convert.rank_by(request, retrieval_strategy)
         return request
 
     def get(

@@ -12,21 +12,20 @@ scopes since, is answered ``not_modified`` and the previous block is reused.
 from __future__ import annotations
 
 import logging
-import threading
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from injectq import InjectQ
 from tenxgraph.core.state import AgentState, Message
 from tenxgraph.storage.store import create_memory_preload_node as _tenxgraph_preload_node
-from tenxgraph.storage.store.store_schema import MemoryType
+from tenxgraph.storage.store.store_schema import MemoryType, RetrievalStrategy
 from tenxgraph.utils.background_task_manager import BackgroundTaskManager
 
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd_client.errors import MemorydError
 from memoryd_client.tenxgraph import _convert
+from memoryd_client.tenxgraph._blocks import RenderedBlocks
 from memoryd_client.tenxgraph._scoping import memory_scope
 from memoryd_client.tenxgraph.store import MemorydStore
 
@@ -94,33 +93,6 @@ def _agent_scope(value: Mapping[str, Any] | pb.Scope | None) -> pb.Scope | None:
     return scope
 
 
-class _Blocks:
-    """The last rendered block and its etag per (user scope, agent scope); LRU-bounded."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._lock = threading.Lock()
-        self._entries: OrderedDict[tuple[str, str], tuple[str, str]] = OrderedDict()
-
-    def get(self, key: tuple[str, str]) -> tuple[str, str] | None:
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is not None:
-                self._entries.move_to_end(key)
-            return entry
-
-    def put(self, key: tuple[str, str], etag: str, text: str) -> None:
-        with self._lock:
-            self._entries[key] = (etag, text)
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
-
-    def drop(self, key: tuple[str, str]) -> None:
-        with self._lock:
-            self._entries.pop(key, None)
-
-
 def _render(template: str, hits: Sequence[svc.SearchResult], memory_ids: Sequence[str]) -> str:
     """A custom template filled as 10xgraph's node fills it, with the memories the
     server's budget kept (PLAIN format), in the order it gave."""
@@ -149,6 +121,7 @@ def create_memory_preload_node(
     categories: Sequence[str] | None = None,
     timeout: float | None = None,
     cache_size: int = 1024,
+    retrieval_strategy: RetrievalStrategy | str = RetrievalStrategy.SIMILARITY,
 ) -> PreloadNode:
     """A preload node for 10xgraph graphs, a drop-in for 10xgraph's
     ``create_memory_preload_node(store, ...)`` on a MemorydStore.
@@ -188,6 +161,10 @@ def create_memory_preload_node(
     - ``timeout``: the deadline of each Preload (default: the store's read
       timeout); near it, memoryd returns what is ready.
     - ``cache_size``: how many (user, agent scope) blocks and etags the node keeps.
+    - ``retrieval_strategy``: how to rank, as ``MemorydStore.asearch`` maps it.
+      The default, SIMILARITY, ranks as 10xgraph's node does on the same store
+      (cosine similarity), so the block is the one 10xgraph's node renders;
+      HYBRID or RELEVANCE rank by meaning and words, with recency.
 
     A config that names no user (only agent_id/app_id) is served by 10xgraph's
     own node on the same store (without ``agent_scope`` and ``categories``),
@@ -221,7 +198,8 @@ def create_memory_preload_node(
         template.score_threshold = threshold
     if shared is not None:
         template.agent_scope.CopyFrom(shared)
-    blocks = _Blocks(cache_size)
+    _convert.rank_by(template, retrieval_strategy)
+    blocks = RenderedBlocks(cache_size)
     fallback: list[PreloadNode] = []
 
     def for_shared_memory() -> PreloadNode:

@@ -133,8 +133,9 @@ class MemorydStore(BaseStore):
         self, config: dict[str, Any], query: str, *args: Any, **kwargs: Any
     ) -> list[MemorySearchResult]:
         """Memories of the config's scope closest to ``query``, best first, scores in
-        [0, 1]. ``retrieval_strategy`` SIMILARITY ranks by cosine similarity (DENSE),
-        HYBRID by dense and BM25 rankings fused (HYBRID); others raise ValueError.
+        [0, 1]. ``retrieval_strategy`` SIMILARITY (the default) ranks and scores by
+        cosine similarity (DENSE, recency off), HYBRID by dense and BM25 fused
+        (HYBRID), RELEVANCE as the server ranks by default; others raise ValueError.
         ``max_tokens`` (0 or None: no budget) keeps the best results whose contents
         fit, counted by the server as a Preload budget is. ``distance_metric`` is ignored:
         memoryd's vectors are compared by cosine. A ``limit`` over the server's

@@ -319,7 +319,7 @@ public final class MemoryServiceProto extends com.google.protobuf.GeneratedFile 
       "requestId\022/\n\004mode\030\005 \001(\0162\025.memoryd.v1.Wri" +
       "teModeB\004\342A\001\001R\004modeB\023\n\021_expected_version\"" +
       "7\n\024DeleteMemoryResponse\022\037\n\013write_token\030\001" +
-      " \001(\tR\nwriteToken\"\266\004\n\025SearchMemoriesReque" +
+      " \001(\tR\nwriteToken\"\203\005\n\025SearchMemoriesReque" +
       "st\022\032\n\005query\030\001 \001(\tB\004\342A\001\002R\005query\022-\n\005scope\030" +
       "\002 \001(\0132\021.memoryd.v1.ScopeB\004\342A\001\002R\005scope\022\032\n" +
       "\005limit\030\003 \001(\005B\004\342A\001\001R\005limit\022?\n\014memory_type" +
@@ -332,252 +332,256 @@ public final class MemoryServiceProto extends com.google.protobuf.GeneratedFile 
       "n\022F\n\016retrieval_mode\030\t \001(\0162\031.memoryd.v1.R" +
       "etrievalModeB\004\342A\001\001R\rretrievalMode\022\'\n\tdiv" +
       "ersity\030\n \001(\002B\004\342A\001\001H\001R\tdiversity\210\001\001\022#\n\nma" +
-      "x_tokens\030\013 \001(\005B\004\342A\001\001R\tmaxTokensB\022\n\020_scor" +
-      "e_thresholdB\014\n\n_diversity\"L\n\026SearchMemor" +
-      "iesResponse\0222\n\007results\030\001 \003(\0132\030.memoryd.v" +
-      "1.SearchResultR\007results\"P\n\014SearchResult\022" +
-      "*\n\006memory\030\001 \001(\0132\022.memoryd.v1.MemoryR\006mem" +
-      "ory\022\024\n\005score\030\002 \001(\002R\005score\"\324\002\n\025ForgetMemo" +
-      "riesRequest\022-\n\005scope\030\001 \001(\0132\021.memoryd.v1." +
-      "ScopeB\004\342A\001\002R\005scope\022?\n\014memory_types\030\002 \003(\016" +
-      "2\026.memoryd.v1.MemoryTypeB\004\342A\001\001R\013memoryTy" +
-      "pes\022$\n\ncategories\030\003 \003(\tB\004\342A\001\001R\ncategorie" +
-      "s\0220\n\006filter\030\004 \001(\0132\022.memoryd.v1.FilterB\004\342" +
-      "A\001\001R\006filter\022\035\n\007dry_run\030\005 \001(\010B\004\342A\001\001R\006dryR" +
-      "un\022#\n\nrequest_id\030\006 \001(\tB\004\342A\001\001R\trequestId\022" +
-      "/\n\004mode\030\007 \001(\0162\025.memoryd.v1.WriteModeB\004\342A" +
-      "\001\001R\004mode\"^\n\026ForgetMemoriesResponse\022#\n\rde" +
-      "leted_count\030\001 \001(\003R\014deletedCount\022\037\n\013write" +
-      "_token\030\002 \001(\tR\nwriteToken\">\n\025GetWriteStat" +
-      "usRequest\022%\n\013write_token\030\001 \001(\tB\004\342A\001\002R\nwr" +
-      "iteToken\"\353\005\n\026GetWriteStatusResponse\022\037\n\013w" +
-      "rite_token\030\001 \001(\tR\nwriteToken\022,\n\005state\030\002 " +
-      "\001(\0162\026.memoryd.v1.WriteStateR\005state\022;\n\013cr" +
-      "eate_time\030\003 \001(\0132\032.google.protobuf.Timest" +
-      "ampR\ncreateTime\0229\n\napply_time\030\004 \001(\0132\032.go" +
-      "ogle.protobuf.TimestampR\tapplyTime\022G\n\rcr" +
-      "eate_memory\030\005 \001(\0132 .memoryd.v1.CreateMem" +
-      "oryResponseH\000R\014createMemory\022]\n\025batch_cre" +
-      "ate_memories\030\006 \001(\0132\'.memoryd.v1.BatchCre" +
-      "ateMemoriesResponseH\000R\023batchCreateMemori" +
-      "es\022G\n\rupdate_memory\030\007 \001(\0132 .memoryd.v1.U" +
-      "pdateMemoryResponseH\000R\014updateMemory\022G\n\rd" +
-      "elete_memory\030\010 \001(\0132 .memoryd.v1.DeleteMe" +
-      "moryResponseH\000R\014deleteMemory\022M\n\017forget_m" +
-      "emories\030\t \001(\0132\".memoryd.v1.ForgetMemorie" +
-      "sResponseH\000R\016forgetMemories\022M\n\017import_me" +
-      "mories\030\013 \001(\0132\".memoryd.v1.ImportMemories" +
-      "ResponseH\000R\016importMemories\022(\n\005error\030\n \001(" +
-      "\0132\022.google.rpc.StatusR\005errorB\010\n\006result\"\335" +
-      "\005\n\016PreloadRequest\022\032\n\005query\030\001 \001(\tB\004\342A\001\001R\005" +
-      "query\0228\n\005turns\030\002 \003(\0132\034.memoryd.v1.Conver" +
-      "sationTurnB\004\342A\001\001R\005turns\0226\n\nuser_scope\030\003 " +
-      "\001(\0132\021.memoryd.v1.ScopeB\004\342A\001\002R\tuserScope\022" +
-      "8\n\013agent_scope\030\004 \001(\0132\021.memoryd.v1.ScopeB" +
-      "\004\342A\001\001R\nagentScope\022\032\n\005limit\030\005 \001(\005B\004\342A\001\001R\005" +
-      "limit\0222\n\017score_threshold\030\006 \001(\002B\004\342A\001\001H\000R\016" +
-      "scoreThreshold\210\001\001\022#\n\nmax_tokens\030\007 \001(\005B\004\342" +
-      "A\001\001R\tmaxTokens\022?\n\014memory_types\030\010 \003(\0162\026.m" +
-      "emoryd.v1.MemoryTypeB\004\342A\001\001R\013memoryTypes\022" +
-      "$\n\ncategories\030\t \003(\tB\004\342A\001\001R\ncategories\0227\n" +
-      "\006format\030\n \001(\0162\031.memoryd.v1.PreloadFormat" +
-      "B\004\342A\001\001R\006format\022F\n\016retrieval_mode\030\013 \001(\0162\031" +
-      ".memoryd.v1.RetrievalModeB\004\342A\001\001R\rretriev" +
-      "alMode\022\'\n\tdiversity\030\014 \001(\002B\004\342A\001\001H\001R\tdiver" +
-      "sity\210\001\001\022(\n\rif_none_match\030\r \001(\tB\004\342A\001\001R\013if" +
-      "NoneMatch\0221\n\021consistency_token\030\016 \001(\tB\004\342A" +
-      "\001\001R\020consistencyTokenB\022\n\020_score_threshold" +
-      "B\014\n\n_diversity\"b\n\020ConversationTurn\022.\n\004ro" +
-      "le\030\001 \001(\0162\024.memoryd.v1.TurnRoleB\004\342A\001\002R\004ro" +
-      "le\022\036\n\007content\030\002 \001(\tB\004\342A\001\002R\007content\"\363\001\n\017P" +
-      "reloadResponse\022+\n\004hits\030\001 \001(\0132\025.memoryd.v" +
-      "1.ScopeHitsH\000R\004hits\0226\n\007context\030\002 \001(\0132\032.m" +
-      "emoryd.v1.PreloadContextH\000R\007context\022-\n\004d" +
-      "one\030\003 \001(\0132\027.memoryd.v1.PreloadDoneH\000R\004do" +
-      "ne\022C\n\014not_modified\030\004 \001(\0132\036.memoryd.v1.Pr" +
-      "eloadNotModifiedH\000R\013notModifiedB\007\n\005event" +
-      "\"\231\001\n\tScopeHits\022.\n\005scope\030\001 \001(\0162\030.memoryd." +
-      "v1.PreloadScopeR\005scope\0222\n\007results\030\002 \003(\0132" +
-      "\030.memoryd.v1.SearchResultR\007results\022(\n\005er" +
-      "ror\030\003 \001(\0132\022.google.rpc.StatusR\005error\"\211\001\n" +
-      "\016PreloadContext\022\022\n\004text\030\001 \001(\tR\004text\022\035\n\nm" +
-      "emory_ids\030\002 \003(\tR\tmemoryIds\022#\n\rdropped_co" +
-      "unt\030\003 \001(\005R\014droppedCount\022\037\n\013token_count\030\004" +
-      " \001(\005R\ntokenCount\"\335\003\n\013PreloadDone\022$\n\016user" +
-      "_hit_count\030\001 \001(\005R\014userHitCount\022&\n\017agent_" +
-      "hit_count\030\002 \001(\005R\ragentHitCount\022%\n\016includ" +
-      "ed_count\030\003 \001(\005R\rincludedCount\022\037\n\013token_c" +
-      "ount\030\004 \001(\005R\ntokenCount\022\030\n\007partial\030\005 \001(\010R" +
-      "\007partial\022\022\n\004etag\030\006 \001(\tR\004etag\022@\n\016retrieva" +
-      "l_mode\030\007 \001(\0162\031.memoryd.v1.RetrievalModeR" +
-      "\rretrievalMode\022@\n\016embed_duration\030\010 \001(\0132\031" +
-      ".google.protobuf.DurationR\rembedDuration" +
-      "\022B\n\017search_duration\030\t \001(\0132\031.google.proto" +
-      "buf.DurationR\016searchDuration\022B\n\017render_d" +
-      "uration\030\n \001(\0132\031.google.protobuf.Duration" +
-      "R\016renderDuration\"(\n\022PreloadNotModified\022\022" +
-      "\n\004etag\030\001 \001(\tR\004etag\"\265\002\n\025ExportMemoriesReq" +
-      "uest\022-\n\005scope\030\001 \001(\0132\021.memoryd.v1.ScopeB\004" +
-      "\342A\001\001R\005scope\022?\n\014memory_types\030\002 \003(\0162\026.memo" +
+      "x_tokens\030\013 \001(\005B\004\342A\001\001R\tmaxTokens\022K\n\021recen" +
+      "cy_half_life\030\014 \001(\0132\031.google.protobuf.Dur" +
+      "ationB\004\342A\001\001R\017recencyHalfLifeB\022\n\020_score_t" +
+      "hresholdB\014\n\n_diversity\"L\n\026SearchMemories" +
+      "Response\0222\n\007results\030\001 \003(\0132\030.memoryd.v1.S" +
+      "earchResultR\007results\"P\n\014SearchResult\022*\n\006" +
+      "memory\030\001 \001(\0132\022.memoryd.v1.MemoryR\006memory" +
+      "\022\024\n\005score\030\002 \001(\002R\005score\"\324\002\n\025ForgetMemorie" +
+      "sRequest\022-\n\005scope\030\001 \001(\0132\021.memoryd.v1.Sco" +
+      "peB\004\342A\001\002R\005scope\022?\n\014memory_types\030\002 \003(\0162\026." +
+      "memoryd.v1.MemoryTypeB\004\342A\001\001R\013memoryTypes" +
+      "\022$\n\ncategories\030\003 \003(\tB\004\342A\001\001R\ncategories\0220" +
+      "\n\006filter\030\004 \001(\0132\022.memoryd.v1.FilterB\004\342A\001\001" +
+      "R\006filter\022\035\n\007dry_run\030\005 \001(\010B\004\342A\001\001R\006dryRun\022" +
+      "#\n\nrequest_id\030\006 \001(\tB\004\342A\001\001R\trequestId\022/\n\004" +
+      "mode\030\007 \001(\0162\025.memoryd.v1.WriteModeB\004\342A\001\001R" +
+      "\004mode\"^\n\026ForgetMemoriesResponse\022#\n\rdelet" +
+      "ed_count\030\001 \001(\003R\014deletedCount\022\037\n\013write_to" +
+      "ken\030\002 \001(\tR\nwriteToken\">\n\025GetWriteStatusR" +
+      "equest\022%\n\013write_token\030\001 \001(\tB\004\342A\001\002R\nwrite" +
+      "Token\"\353\005\n\026GetWriteStatusResponse\022\037\n\013writ" +
+      "e_token\030\001 \001(\tR\nwriteToken\022,\n\005state\030\002 \001(\016" +
+      "2\026.memoryd.v1.WriteStateR\005state\022;\n\013creat" +
+      "e_time\030\003 \001(\0132\032.google.protobuf.Timestamp" +
+      "R\ncreateTime\0229\n\napply_time\030\004 \001(\0132\032.googl" +
+      "e.protobuf.TimestampR\tapplyTime\022G\n\rcreat" +
+      "e_memory\030\005 \001(\0132 .memoryd.v1.CreateMemory" +
+      "ResponseH\000R\014createMemory\022]\n\025batch_create" +
+      "_memories\030\006 \001(\0132\'.memoryd.v1.BatchCreate" +
+      "MemoriesResponseH\000R\023batchCreateMemories\022" +
+      "G\n\rupdate_memory\030\007 \001(\0132 .memoryd.v1.Upda" +
+      "teMemoryResponseH\000R\014updateMemory\022G\n\rdele" +
+      "te_memory\030\010 \001(\0132 .memoryd.v1.DeleteMemor" +
+      "yResponseH\000R\014deleteMemory\022M\n\017forget_memo" +
+      "ries\030\t \001(\0132\".memoryd.v1.ForgetMemoriesRe" +
+      "sponseH\000R\016forgetMemories\022M\n\017import_memor" +
+      "ies\030\013 \001(\0132\".memoryd.v1.ImportMemoriesRes" +
+      "ponseH\000R\016importMemories\022(\n\005error\030\n \001(\0132\022" +
+      ".google.rpc.StatusR\005errorB\010\n\006result\"\252\006\n\016" +
+      "PreloadRequest\022\032\n\005query\030\001 \001(\tB\004\342A\001\001R\005que" +
+      "ry\0228\n\005turns\030\002 \003(\0132\034.memoryd.v1.Conversat" +
+      "ionTurnB\004\342A\001\001R\005turns\0226\n\nuser_scope\030\003 \001(\013" +
+      "2\021.memoryd.v1.ScopeB\004\342A\001\002R\tuserScope\0228\n\013" +
+      "agent_scope\030\004 \001(\0132\021.memoryd.v1.ScopeB\004\342A" +
+      "\001\001R\nagentScope\022\032\n\005limit\030\005 \001(\005B\004\342A\001\001R\005lim" +
+      "it\0222\n\017score_threshold\030\006 \001(\002B\004\342A\001\001H\000R\016sco" +
+      "reThreshold\210\001\001\022#\n\nmax_tokens\030\007 \001(\005B\004\342A\001\001" +
+      "R\tmaxTokens\022?\n\014memory_types\030\010 \003(\0162\026.memo" +
       "ryd.v1.MemoryTypeB\004\342A\001\001R\013memoryTypes\022$\n\n" +
-      "categories\030\003 \003(\tB\004\342A\001\001R\ncategories\0220\n\006fi" +
-      "lter\030\004 \001(\0132\022.memoryd.v1.FilterB\004\342A\001\001R\006fi" +
-      "lter\022!\n\tpage_size\030\005 \001(\005B\004\342A\001\001R\010pageSize\022" +
-      "1\n\021consistency_token\030\006 \001(\tB\004\342A\001\001R\020consis" +
-      "tencyToken\"\202\001\n\026ExportMemoriesResponse\0220\n" +
-      "\006header\030\001 \001(\0132\030.memoryd.v1.ExportHeaderR" +
-      "\006header\0226\n\010memories\030\002 \003(\0132\032.memoryd.v1.E" +
-      "xportedMemoryR\010memories\"\332\001\n\014ExportHeader" +
-      "\022!\n\014memory_count\030\001 \001(\003R\013memoryCount\022\037\n\013e" +
-      "mbedder_id\030\002 \001(\tR\nembedderId\022\034\n\tdimensio" +
-      "n\030\003 \001(\005R\tdimension\022\'\n\017change_sequence\030\004 " +
-      "\001(\003R\016changeSequence\022?\n\rsnapshot_time\030\005 \001" +
-      "(\0132\032.google.protobuf.TimestampR\014snapshot" +
-      "Time\"\207\001\n\016ExportedMemory\0220\n\006memory\030\001 \001(\0132" +
-      "\022.memoryd.v1.MemoryB\004\342A\001\002R\006memory\022\034\n\006vec" +
-      "tor\030\002 \003(\002B\004\342A\001\001R\006vector\022%\n\013embedder_id\030\003" +
-      " \001(\tB\004\342A\001\001R\nembedderId\"U\n\025ImportMemories" +
-      "Request\022<\n\010memories\030\001 \003(\0132\032.memoryd.v1.E" +
-      "xportedMemoryB\004\342A\001\002R\010memories\"\372\001\n\026Import" +
-      "MemoriesResponse\022%\n\016received_count\030\001 \001(\003" +
-      "R\rreceivedCount\022#\n\rcreated_count\030\002 \001(\003R\014" +
-      "createdCount\022#\n\rupdated_count\030\003 \001(\003R\014upd" +
-      "atedCount\022\'\n\017unchanged_count\030\004 \001(\003R\016unch" +
-      "angedCount\022%\n\016embedded_count\030\005 \001(\003R\rembe" +
-      "ddedCount\022\037\n\013write_token\030\006 \001(\tR\nwriteTok" +
-      "en\"\233\001\n\024WatchMemoriesRequest\022-\n\005scope\030\001 \001" +
-      "(\0132\021.memoryd.v1.ScopeB\004\342A\001\001R\005scope\022;\n\024st" +
-      "art_after_sequence\030\002 \001(\003B\004\342A\001\001H\000R\022startA" +
-      "fterSequence\210\001\001B\027\n\025_start_after_sequence" +
-      "\"\312\001\n\025WatchMemoriesResponse\0224\n\007started\030\001 " +
-      "\001(\0132\030.memoryd.v1.WatchStartedH\000R\007started" +
-      "\0222\n\006change\030\002 \001(\0132\030.memoryd.v1.MemoryChan" +
-      "geH\000R\006change\022>\n\013fell_behind\030\003 \001(\0132\033.memo" +
-      "ryd.v1.WatchFellBehindH\000R\nfellBehindB\007\n\005" +
-      "event\"5\n\014WatchStarted\022%\n\016after_sequence\030" +
-      "\001 \001(\003R\rafterSequence\"E\n\017WatchFellBehind\022" +
-      "2\n\025resume_after_sequence\030\001 \001(\003R\023resumeAf" +
-      "terSequence\"\277\001\n\014MemoryChange\022\032\n\010sequence" +
-      "\030\001 \001(\003R\010sequence\022*\n\004type\030\002 \001(\0162\026.memoryd" +
-      ".v1.ChangeTypeR\004type\022*\n\006memory\030\003 \001(\0132\022.m" +
-      "emoryd.v1.MemoryR\006memory\022;\n\013change_time\030" +
-      "\004 \001(\0132\032.google.protobuf.TimestampR\nchang" +
-      "eTime\"\021\n\017GetStatsRequest\"\200\004\n\020GetStatsRes" +
-      "ponse\022*\n\021user_memory_count\030\001 \001(\003R\017userMe" +
-      "moryCount\022,\n\022agent_memory_count\030\002 \001(\003R\020a" +
-      "gentMemoryCount\022(\n\020app_memory_count\030\003 \001(" +
-      "\003R\016appMemoryCount\0220\n\024expired_memory_coun" +
-      "t\030\004 \001(\003R\022expiredMemoryCount\022\'\n\017journal_b" +
-      "acklog\030\005 \001(\003R\016journalBacklog\022\'\n\017change_s" +
-      "equence\030\006 \001(\003R\016changeSequence\022\037\n\013embedde" +
-      "r_id\030\007 \001(\tR\nembedderId\022\034\n\tdimension\030\010 \001(" +
-      "\005R\tdimension\022\030\n\007backend\030\t \001(\tR\007backend\022(" +
-      "\n\020index_disk_bytes\030\n \001(\003R\016indexDiskBytes" +
-      "\022,\n\022journal_disk_bytes\030\013 \001(\003R\020journalDis" +
-      "kBytes\0223\n\007reembed\030\014 \001(\0132\031.memoryd.v1.Ree" +
-      "mbedStatusR\007reembed\"7\n\023StartReembedReque" +
-      "st\022 \n\010embedder\030\001 \001(\tB\004\342A\001\002R\010embedder\"I\n\024" +
-      "StartReembedResponse\0221\n\006status\030\001 \001(\0132\031.m" +
-      "emoryd.v1.ReembedStatusR\006status\"\031\n\027GetRe" +
-      "embedStatusRequest\"M\n\030GetReembedStatusRe" +
-      "sponse\0221\n\006status\030\001 \001(\0132\031.memoryd.v1.Reem" +
-      "bedStatusR\006status\"\327\002\n\rReembedStatus\022.\n\005s" +
-      "tate\030\001 \001(\0162\030.memoryd.v1.ReembedStateR\005st" +
-      "ate\022(\n\020from_embedder_id\030\002 \001(\tR\016fromEmbed" +
-      "derId\022$\n\016to_embedder_id\030\003 \001(\tR\014toEmbedde" +
-      "rId\022\035\n\ndone_count\030\004 \001(\003R\tdoneCount\022\037\n\013to" +
-      "tal_count\030\005 \001(\003R\ntotalCount\022\024\n\005error\030\006 \001" +
-      "(\tR\005error\0229\n\nstart_time\030\007 \001(\0132\032.google.p" +
-      "rotobuf.TimestampR\tstartTime\0225\n\010end_time" +
-      "\030\010 \001(\0132\032.google.protobuf.TimestampR\007endT" +
-      "ime*\262\005\n\013ErrorReason\022\034\n\030ERROR_REASON_UNSP" +
-      "ECIFIED\020\000\022!\n\035ERROR_REASON_INVALID_ARGUME" +
-      "NT\020\001\022\"\n\036ERROR_REASON_MESSAGE_TOO_LARGE\020\002" +
-      "\022!\n\035ERROR_REASON_MEMORY_NOT_FOUND\020\003\022$\n E" +
-      "RROR_REASON_UNKNOWN_WRITE_TOKEN\020\004\022!\n\035ERR" +
-      "OR_REASON_VERSION_MISMATCH\020\005\022#\n\037ERROR_RE" +
-      "ASON_INCOMPATIBLE_INDEX\020\006\022&\n\"ERROR_REASO" +
-      "N_EMBEDDING_UNAVAILABLE\020\007\022#\n\037ERROR_REASO" +
-      "N_WRITE_BACKLOG_FULL\020\010\022\036\n\032ERROR_REASON_S" +
-      "HUTTING_DOWN\020\t\022&\n\"ERROR_REASON_WRITE_NOT" +
-      "_YET_APPLIED\020\n\022\035\n\031ERROR_REASON_WRITE_FAI" +
-      "LED\020\013\022(\n$ERROR_REASON_PRELOAD_SCOPE_TIME" +
-      "D_OUT\020\014\022 \n\034ERROR_REASON_UNAUTHENTICATED\020" +
-      "\r\022$\n ERROR_REASON_SCOPE_NOT_PERMITTED\020\016\022" +
-      "\035\n\031ERROR_REASON_RATE_LIMITED\020\017\022\031\n\025ERROR_" +
-      "REASON_INTERNAL\020\020\022\'\n#ERROR_REASON_CHANGE" +
-      "_HISTORY_EXPIRED\020\021\022$\n ERROR_REASON_REEMB" +
-      "ED_IN_PROGRESS\020\022*\255\001\n\014WriteOutcome\022\035\n\031WRI" +
-      "TE_OUTCOME_UNSPECIFIED\020\000\022\031\n\025WRITE_OUTCOM" +
-      "E_CREATED\020\001\022\"\n\036WRITE_OUTCOME_UPDATED_EXI" +
-      "STING\020\002\022#\n\037WRITE_OUTCOME_SKIPPED_DUPLICA" +
-      "TE\020\003\022\032\n\026WRITE_OUTCOME_ACCEPTED\020\004*R\n\tWrit" +
-      "eMode\022\032\n\026WRITE_MODE_UNSPECIFIED\020\000\022\024\n\020WRI" +
-      "TE_MODE_ASYNC\020\001\022\023\n\017WRITE_MODE_SYNC\020\002*s\n\n" +
-      "WriteState\022\033\n\027WRITE_STATE_UNSPECIFIED\020\000\022" +
-      "\027\n\023WRITE_STATE_PENDING\020\001\022\027\n\023WRITE_STATE_" +
-      "APPLIED\020\002\022\026\n\022WRITE_STATE_FAILED\020\003*d\n\rRet" +
-      "rievalMode\022\036\n\032RETRIEVAL_MODE_UNSPECIFIED" +
-      "\020\000\022\030\n\024RETRIEVAL_MODE_DENSE\020\001\022\031\n\025RETRIEVA" +
-      "L_MODE_HYBRID\020\002*\227\001\n\rPreloadFormat\022\036\n\032PRE" +
-      "LOAD_FORMAT_UNSPECIFIED\020\000\022\"\n\036PRELOAD_FOR" +
-      "MAT_TENXGRAPH_AGENT\020\001\022(\n$PRELOAD_FORMAT_" +
-      "TENXGRAPH_INTEGRATION\020\002\022\030\n\024PRELOAD_FORMA" +
-      "T_PLAIN\020\003*|\n\010TurnRole\022\031\n\025TURN_ROLE_UNSPE" +
-      "CIFIED\020\000\022\022\n\016TURN_ROLE_USER\020\001\022\027\n\023TURN_ROL" +
-      "E_ASSISTANT\020\002\022\024\n\020TURN_ROLE_SYSTEM\020\003\022\022\n\016T" +
-      "URN_ROLE_TOOL\020\004*^\n\014PreloadScope\022\035\n\031PRELO" +
-      "AD_SCOPE_UNSPECIFIED\020\000\022\026\n\022PRELOAD_SCOPE_" +
-      "USER\020\001\022\027\n\023PRELOAD_SCOPE_AGENT\020\002*|\n\022Metad" +
-      "ataUpdateMode\022$\n METADATA_UPDATE_MODE_UN" +
-      "SPECIFIED\020\000\022\036\n\032METADATA_UPDATE_MODE_MERG" +
-      "E\020\001\022 \n\034METADATA_UPDATE_MODE_REPLACE\020\002*\215\001" +
-      "\n\nChangeType\022\033\n\027CHANGE_TYPE_UNSPECIFIED\020" +
-      "\000\022\027\n\023CHANGE_TYPE_CREATED\020\001\022\027\n\023CHANGE_TYP" +
-      "E_UPDATED\020\002\022\027\n\023CHANGE_TYPE_DELETED\020\003\022\027\n\023" +
-      "CHANGE_TYPE_EXPIRED\020\004*~\n\014ReembedState\022\035\n" +
-      "\031REEMBED_STATE_UNSPECIFIED\020\000\022\031\n\025REEMBED_" +
-      "STATE_RUNNING\020\001\022\032\n\026REEMBED_STATE_SWITCHE" +
-      "D\020\002\022\030\n\024REEMBED_STATE_FAILED\020\0032\240\013\n\rMemory" +
-      "Service\022S\n\014CreateMemory\022\037.memoryd.v1.Cre" +
-      "ateMemoryRequest\032 .memoryd.v1.CreateMemo" +
-      "ryResponse\"\000\022h\n\023BatchCreateMemories\022&.me" +
-      "moryd.v1.BatchCreateMemoriesRequest\032\'.me" +
-      "moryd.v1.BatchCreateMemoriesResponse\"\000\022M" +
-      "\n\tGetMemory\022\034.memoryd.v1.GetMemoryReques" +
-      "t\032\035.memoryd.v1.GetMemoryResponse\"\003\220\002\001\022V\n" +
-      "\014ListMemories\022\037.memoryd.v1.ListMemoriesR" +
-      "equest\032 .memoryd.v1.ListMemoriesResponse" +
-      "\"\003\220\002\001\022S\n\014UpdateMemory\022\037.memoryd.v1.Updat" +
-      "eMemoryRequest\032 .memoryd.v1.UpdateMemory" +
-      "Response\"\000\022S\n\014DeleteMemory\022\037.memoryd.v1." +
-      "DeleteMemoryRequest\032 .memoryd.v1.DeleteM" +
-      "emoryResponse\"\000\022\\\n\016SearchMemories\022!.memo" +
-      "ryd.v1.SearchMemoriesRequest\032\".memoryd.v" +
-      "1.SearchMemoriesResponse\"\003\220\002\001\022I\n\007Preload" +
-      "\022\032.memoryd.v1.PreloadRequest\032\033.memoryd.v" +
-      "1.PreloadResponse\"\003\220\002\0010\001\022\\\n\016GetWriteStat" +
-      "us\022!.memoryd.v1.GetWriteStatusRequest\032\"." +
-      "memoryd.v1.GetWriteStatusResponse\"\003\220\002\001\022Y" +
-      "\n\016ForgetMemories\022!.memoryd.v1.ForgetMemo" +
-      "riesRequest\032\".memoryd.v1.ForgetMemoriesR" +
-      "esponse\"\000\022^\n\016ExportMemories\022!.memoryd.v1" +
-      ".ExportMemoriesRequest\032\".memoryd.v1.Expo" +
-      "rtMemoriesResponse\"\003\220\002\0010\001\022[\n\016ImportMemor" +
-      "ies\022!.memoryd.v1.ImportMemoriesRequest\032\"" +
-      ".memoryd.v1.ImportMemoriesResponse\"\000(\001\022[" +
-      "\n\rWatchMemories\022 .memoryd.v1.WatchMemori" +
-      "esRequest\032!.memoryd.v1.WatchMemoriesResp" +
-      "onse\"\003\220\002\0010\001\022J\n\010GetStats\022\033.memoryd.v1.Get" +
-      "StatsRequest\032\034.memoryd.v1.GetStatsRespon" +
-      "se\"\003\220\002\001\022S\n\014StartReembed\022\037.memoryd.v1.Sta" +
-      "rtReembedRequest\032 .memoryd.v1.StartReemb" +
-      "edResponse\"\000\022b\n\020GetReembedStatus\022#.memor" +
-      "yd.v1.GetReembedStatusRequest\032$.memoryd." +
-      "v1.GetReembedStatusResponse\"\003\220\002\001Bm\n\016dev." +
-      "memoryd.v1B\022MemoryServiceProtoP\001\242\002\003MXX\252\002" +
-      "\nMemoryd.V1\312\002\nMemoryd\\V1\342\002\026Memoryd\\V1\\GP" +
-      "BMetadata\352\002\013Memoryd::V1b\006proto3"
+      "categories\030\t \003(\tB\004\342A\001\001R\ncategories\0227\n\006fo" +
+      "rmat\030\n \001(\0162\031.memoryd.v1.PreloadFormatB\004\342" +
+      "A\001\001R\006format\022F\n\016retrieval_mode\030\013 \001(\0162\031.me" +
+      "moryd.v1.RetrievalModeB\004\342A\001\001R\rretrievalM" +
+      "ode\022\'\n\tdiversity\030\014 \001(\002B\004\342A\001\001H\001R\tdiversit" +
+      "y\210\001\001\022(\n\rif_none_match\030\r \001(\tB\004\342A\001\001R\013ifNon" +
+      "eMatch\0221\n\021consistency_token\030\016 \001(\tB\004\342A\001\001R" +
+      "\020consistencyToken\022K\n\021recency_half_life\030\017" +
+      " \001(\0132\031.google.protobuf.DurationB\004\342A\001\001R\017r" +
+      "ecencyHalfLifeB\022\n\020_score_thresholdB\014\n\n_d" +
+      "iversity\"b\n\020ConversationTurn\022.\n\004role\030\001 \001" +
+      "(\0162\024.memoryd.v1.TurnRoleB\004\342A\001\002R\004role\022\036\n\007" +
+      "content\030\002 \001(\tB\004\342A\001\002R\007content\"\363\001\n\017Preload" +
+      "Response\022+\n\004hits\030\001 \001(\0132\025.memoryd.v1.Scop" +
+      "eHitsH\000R\004hits\0226\n\007context\030\002 \001(\0132\032.memoryd" +
+      ".v1.PreloadContextH\000R\007context\022-\n\004done\030\003 " +
+      "\001(\0132\027.memoryd.v1.PreloadDoneH\000R\004done\022C\n\014" +
+      "not_modified\030\004 \001(\0132\036.memoryd.v1.PreloadN" +
+      "otModifiedH\000R\013notModifiedB\007\n\005event\"\231\001\n\tS" +
+      "copeHits\022.\n\005scope\030\001 \001(\0162\030.memoryd.v1.Pre" +
+      "loadScopeR\005scope\0222\n\007results\030\002 \003(\0132\030.memo" +
+      "ryd.v1.SearchResultR\007results\022(\n\005error\030\003 " +
+      "\001(\0132\022.google.rpc.StatusR\005error\"\211\001\n\016Prelo" +
+      "adContext\022\022\n\004text\030\001 \001(\tR\004text\022\035\n\nmemory_" +
+      "ids\030\002 \003(\tR\tmemoryIds\022#\n\rdropped_count\030\003 " +
+      "\001(\005R\014droppedCount\022\037\n\013token_count\030\004 \001(\005R\n" +
+      "tokenCount\"\335\003\n\013PreloadDone\022$\n\016user_hit_c" +
+      "ount\030\001 \001(\005R\014userHitCount\022&\n\017agent_hit_co" +
+      "unt\030\002 \001(\005R\ragentHitCount\022%\n\016included_cou" +
+      "nt\030\003 \001(\005R\rincludedCount\022\037\n\013token_count\030\004" +
+      " \001(\005R\ntokenCount\022\030\n\007partial\030\005 \001(\010R\007parti" +
+      "al\022\022\n\004etag\030\006 \001(\tR\004etag\022@\n\016retrieval_mode" +
+      "\030\007 \001(\0162\031.memoryd.v1.RetrievalModeR\rretri" +
+      "evalMode\022@\n\016embed_duration\030\010 \001(\0132\031.googl" +
+      "e.protobuf.DurationR\rembedDuration\022B\n\017se" +
+      "arch_duration\030\t \001(\0132\031.google.protobuf.Du" +
+      "rationR\016searchDuration\022B\n\017render_duratio" +
+      "n\030\n \001(\0132\031.google.protobuf.DurationR\016rend" +
+      "erDuration\"(\n\022PreloadNotModified\022\022\n\004etag" +
+      "\030\001 \001(\tR\004etag\"\265\002\n\025ExportMemoriesRequest\022-" +
+      "\n\005scope\030\001 \001(\0132\021.memoryd.v1.ScopeB\004\342A\001\001R\005" +
+      "scope\022?\n\014memory_types\030\002 \003(\0162\026.memoryd.v1" +
+      ".MemoryTypeB\004\342A\001\001R\013memoryTypes\022$\n\ncatego" +
+      "ries\030\003 \003(\tB\004\342A\001\001R\ncategories\0220\n\006filter\030\004" +
+      " \001(\0132\022.memoryd.v1.FilterB\004\342A\001\001R\006filter\022!" +
+      "\n\tpage_size\030\005 \001(\005B\004\342A\001\001R\010pageSize\0221\n\021con" +
+      "sistency_token\030\006 \001(\tB\004\342A\001\001R\020consistencyT" +
+      "oken\"\202\001\n\026ExportMemoriesResponse\0220\n\006heade" +
+      "r\030\001 \001(\0132\030.memoryd.v1.ExportHeaderR\006heade" +
+      "r\0226\n\010memories\030\002 \003(\0132\032.memoryd.v1.Exporte" +
+      "dMemoryR\010memories\"\332\001\n\014ExportHeader\022!\n\014me" +
+      "mory_count\030\001 \001(\003R\013memoryCount\022\037\n\013embedde" +
+      "r_id\030\002 \001(\tR\nembedderId\022\034\n\tdimension\030\003 \001(" +
+      "\005R\tdimension\022\'\n\017change_sequence\030\004 \001(\003R\016c" +
+      "hangeSequence\022?\n\rsnapshot_time\030\005 \001(\0132\032.g" +
+      "oogle.protobuf.TimestampR\014snapshotTime\"\207" +
+      "\001\n\016ExportedMemory\0220\n\006memory\030\001 \001(\0132\022.memo" +
+      "ryd.v1.MemoryB\004\342A\001\002R\006memory\022\034\n\006vector\030\002 " +
+      "\003(\002B\004\342A\001\001R\006vector\022%\n\013embedder_id\030\003 \001(\tB\004" +
+      "\342A\001\001R\nembedderId\"U\n\025ImportMemoriesReques" +
+      "t\022<\n\010memories\030\001 \003(\0132\032.memoryd.v1.Exporte" +
+      "dMemoryB\004\342A\001\002R\010memories\"\372\001\n\026ImportMemori" +
+      "esResponse\022%\n\016received_count\030\001 \001(\003R\rrece" +
+      "ivedCount\022#\n\rcreated_count\030\002 \001(\003R\014create" +
+      "dCount\022#\n\rupdated_count\030\003 \001(\003R\014updatedCo" +
+      "unt\022\'\n\017unchanged_count\030\004 \001(\003R\016unchangedC" +
+      "ount\022%\n\016embedded_count\030\005 \001(\003R\rembeddedCo" +
+      "unt\022\037\n\013write_token\030\006 \001(\tR\nwriteToken\"\233\001\n" +
+      "\024WatchMemoriesRequest\022-\n\005scope\030\001 \001(\0132\021.m" +
+      "emoryd.v1.ScopeB\004\342A\001\001R\005scope\022;\n\024start_af" +
+      "ter_sequence\030\002 \001(\003B\004\342A\001\001H\000R\022startAfterSe" +
+      "quence\210\001\001B\027\n\025_start_after_sequence\"\312\001\n\025W" +
+      "atchMemoriesResponse\0224\n\007started\030\001 \001(\0132\030." +
+      "memoryd.v1.WatchStartedH\000R\007started\0222\n\006ch" +
+      "ange\030\002 \001(\0132\030.memoryd.v1.MemoryChangeH\000R\006" +
+      "change\022>\n\013fell_behind\030\003 \001(\0132\033.memoryd.v1" +
+      ".WatchFellBehindH\000R\nfellBehindB\007\n\005event\"" +
+      "5\n\014WatchStarted\022%\n\016after_sequence\030\001 \001(\003R" +
+      "\rafterSequence\"E\n\017WatchFellBehind\0222\n\025res" +
+      "ume_after_sequence\030\001 \001(\003R\023resumeAfterSeq" +
+      "uence\"\277\001\n\014MemoryChange\022\032\n\010sequence\030\001 \001(\003" +
+      "R\010sequence\022*\n\004type\030\002 \001(\0162\026.memoryd.v1.Ch" +
+      "angeTypeR\004type\022*\n\006memory\030\003 \001(\0132\022.memoryd" +
+      ".v1.MemoryR\006memory\022;\n\013change_time\030\004 \001(\0132" +
+      "\032.google.protobuf.TimestampR\nchangeTime\"" +
+      "\021\n\017GetStatsRequest\"\200\004\n\020GetStatsResponse\022" +
+      "*\n\021user_memory_count\030\001 \001(\003R\017userMemoryCo" +
+      "unt\022,\n\022agent_memory_count\030\002 \001(\003R\020agentMe" +
+      "moryCount\022(\n\020app_memory_count\030\003 \001(\003R\016app" +
+      "MemoryCount\0220\n\024expired_memory_count\030\004 \001(" +
+      "\003R\022expiredMemoryCount\022\'\n\017journal_backlog" +
+      "\030\005 \001(\003R\016journalBacklog\022\'\n\017change_sequenc" +
+      "e\030\006 \001(\003R\016changeSequence\022\037\n\013embedder_id\030\007" +
+      " \001(\tR\nembedderId\022\034\n\tdimension\030\010 \001(\005R\tdim" +
+      "ension\022\030\n\007backend\030\t \001(\tR\007backend\022(\n\020inde" +
+      "x_disk_bytes\030\n \001(\003R\016indexDiskBytes\022,\n\022jo" +
+      "urnal_disk_bytes\030\013 \001(\003R\020journalDiskBytes" +
+      "\0223\n\007reembed\030\014 \001(\0132\031.memoryd.v1.ReembedSt" +
+      "atusR\007reembed\"7\n\023StartReembedRequest\022 \n\010" +
+      "embedder\030\001 \001(\tB\004\342A\001\002R\010embedder\"I\n\024StartR" +
+      "eembedResponse\0221\n\006status\030\001 \001(\0132\031.memoryd" +
+      ".v1.ReembedStatusR\006status\"\031\n\027GetReembedS" +
+      "tatusRequest\"M\n\030GetReembedStatusResponse" +
+      "\0221\n\006status\030\001 \001(\0132\031.memoryd.v1.ReembedSta" +
+      "tusR\006status\"\327\002\n\rReembedStatus\022.\n\005state\030\001" +
+      " \001(\0162\030.memoryd.v1.ReembedStateR\005state\022(\n" +
+      "\020from_embedder_id\030\002 \001(\tR\016fromEmbedderId\022" +
+      "$\n\016to_embedder_id\030\003 \001(\tR\014toEmbedderId\022\035\n" +
+      "\ndone_count\030\004 \001(\003R\tdoneCount\022\037\n\013total_co" +
+      "unt\030\005 \001(\003R\ntotalCount\022\024\n\005error\030\006 \001(\tR\005er" +
+      "ror\0229\n\nstart_time\030\007 \001(\0132\032.google.protobu" +
+      "f.TimestampR\tstartTime\0225\n\010end_time\030\010 \001(\013" +
+      "2\032.google.protobuf.TimestampR\007endTime*\262\005" +
+      "\n\013ErrorReason\022\034\n\030ERROR_REASON_UNSPECIFIE" +
+      "D\020\000\022!\n\035ERROR_REASON_INVALID_ARGUMENT\020\001\022\"" +
+      "\n\036ERROR_REASON_MESSAGE_TOO_LARGE\020\002\022!\n\035ER" +
+      "ROR_REASON_MEMORY_NOT_FOUND\020\003\022$\n ERROR_R" +
+      "EASON_UNKNOWN_WRITE_TOKEN\020\004\022!\n\035ERROR_REA" +
+      "SON_VERSION_MISMATCH\020\005\022#\n\037ERROR_REASON_I" +
+      "NCOMPATIBLE_INDEX\020\006\022&\n\"ERROR_REASON_EMBE" +
+      "DDING_UNAVAILABLE\020\007\022#\n\037ERROR_REASON_WRIT" +
+      "E_BACKLOG_FULL\020\010\022\036\n\032ERROR_REASON_SHUTTIN" +
+      "G_DOWN\020\t\022&\n\"ERROR_REASON_WRITE_NOT_YET_A" +
+      "PPLIED\020\n\022\035\n\031ERROR_REASON_WRITE_FAILED\020\013\022" +
+      "(\n$ERROR_REASON_PRELOAD_SCOPE_TIMED_OUT\020" +
+      "\014\022 \n\034ERROR_REASON_UNAUTHENTICATED\020\r\022$\n E" +
+      "RROR_REASON_SCOPE_NOT_PERMITTED\020\016\022\035\n\031ERR" +
+      "OR_REASON_RATE_LIMITED\020\017\022\031\n\025ERROR_REASON" +
+      "_INTERNAL\020\020\022\'\n#ERROR_REASON_CHANGE_HISTO" +
+      "RY_EXPIRED\020\021\022$\n ERROR_REASON_REEMBED_IN_" +
+      "PROGRESS\020\022*\255\001\n\014WriteOutcome\022\035\n\031WRITE_OUT" +
+      "COME_UNSPECIFIED\020\000\022\031\n\025WRITE_OUTCOME_CREA" +
+      "TED\020\001\022\"\n\036WRITE_OUTCOME_UPDATED_EXISTING\020" +
+      "\002\022#\n\037WRITE_OUTCOME_SKIPPED_DUPLICATE\020\003\022\032" +
+      "\n\026WRITE_OUTCOME_ACCEPTED\020\004*R\n\tWriteMode\022" +
+      "\032\n\026WRITE_MODE_UNSPECIFIED\020\000\022\024\n\020WRITE_MOD" +
+      "E_ASYNC\020\001\022\023\n\017WRITE_MODE_SYNC\020\002*s\n\nWriteS" +
+      "tate\022\033\n\027WRITE_STATE_UNSPECIFIED\020\000\022\027\n\023WRI" +
+      "TE_STATE_PENDING\020\001\022\027\n\023WRITE_STATE_APPLIE" +
+      "D\020\002\022\026\n\022WRITE_STATE_FAILED\020\003*d\n\rRetrieval" +
+      "Mode\022\036\n\032RETRIEVAL_MODE_UNSPECIFIED\020\000\022\030\n\024" +
+      "RETRIEVAL_MODE_DENSE\020\001\022\031\n\025RETRIEVAL_MODE" +
+      "_HYBRID\020\002*\227\001\n\rPreloadFormat\022\036\n\032PRELOAD_F" +
+      "ORMAT_UNSPECIFIED\020\000\022\"\n\036PRELOAD_FORMAT_TE" +
+      "NXGRAPH_AGENT\020\001\022(\n$PRELOAD_FORMAT_TENXGR" +
+      "APH_INTEGRATION\020\002\022\030\n\024PRELOAD_FORMAT_PLAI" +
+      "N\020\003*|\n\010TurnRole\022\031\n\025TURN_ROLE_UNSPECIFIED" +
+      "\020\000\022\022\n\016TURN_ROLE_USER\020\001\022\027\n\023TURN_ROLE_ASSI" +
+      "STANT\020\002\022\024\n\020TURN_ROLE_SYSTEM\020\003\022\022\n\016TURN_RO" +
+      "LE_TOOL\020\004*^\n\014PreloadScope\022\035\n\031PRELOAD_SCO" +
+      "PE_UNSPECIFIED\020\000\022\026\n\022PRELOAD_SCOPE_USER\020\001" +
+      "\022\027\n\023PRELOAD_SCOPE_AGENT\020\002*|\n\022MetadataUpd" +
+      "ateMode\022$\n METADATA_UPDATE_MODE_UNSPECIF" +
+      "IED\020\000\022\036\n\032METADATA_UPDATE_MODE_MERGE\020\001\022 \n" +
+      "\034METADATA_UPDATE_MODE_REPLACE\020\002*\215\001\n\nChan" +
+      "geType\022\033\n\027CHANGE_TYPE_UNSPECIFIED\020\000\022\027\n\023C" +
+      "HANGE_TYPE_CREATED\020\001\022\027\n\023CHANGE_TYPE_UPDA" +
+      "TED\020\002\022\027\n\023CHANGE_TYPE_DELETED\020\003\022\027\n\023CHANGE" +
+      "_TYPE_EXPIRED\020\004*~\n\014ReembedState\022\035\n\031REEMB" +
+      "ED_STATE_UNSPECIFIED\020\000\022\031\n\025REEMBED_STATE_" +
+      "RUNNING\020\001\022\032\n\026REEMBED_STATE_SWITCHED\020\002\022\030\n" +
+      "\024REEMBED_STATE_FAILED\020\0032\240\013\n\rMemoryServic" +
+      "e\022S\n\014CreateMemory\022\037.memoryd.v1.CreateMem" +
+      "oryRequest\032 .memoryd.v1.CreateMemoryResp" +
+      "onse\"\000\022h\n\023BatchCreateMemories\022&.memoryd." +
+      "v1.BatchCreateMemoriesRequest\032\'.memoryd." +
+      "v1.BatchCreateMemoriesResponse\"\000\022M\n\tGetM" +
+      "emory\022\034.memoryd.v1.GetMemoryRequest\032\035.me" +
+      "moryd.v1.GetMemoryResponse\"\003\220\002\001\022V\n\014ListM" +
+      "emories\022\037.memoryd.v1.ListMemoriesRequest" +
+      "\032 .memoryd.v1.ListMemoriesResponse\"\003\220\002\001\022" +
+      "S\n\014UpdateMemory\022\037.memoryd.v1.UpdateMemor" +
+      "yRequest\032 .memoryd.v1.UpdateMemoryRespon" +
+      "se\"\000\022S\n\014DeleteMemory\022\037.memoryd.v1.Delete" +
+      "MemoryRequest\032 .memoryd.v1.DeleteMemoryR" +
+      "esponse\"\000\022\\\n\016SearchMemories\022!.memoryd.v1" +
+      ".SearchMemoriesRequest\032\".memoryd.v1.Sear" +
+      "chMemoriesResponse\"\003\220\002\001\022I\n\007Preload\022\032.mem" +
+      "oryd.v1.PreloadRequest\032\033.memoryd.v1.Prel" +
+      "oadResponse\"\003\220\002\0010\001\022\\\n\016GetWriteStatus\022!.m" +
+      "emoryd.v1.GetWriteStatusRequest\032\".memory" +
+      "d.v1.GetWriteStatusResponse\"\003\220\002\001\022Y\n\016Forg" +
+      "etMemories\022!.memoryd.v1.ForgetMemoriesRe" +
+      "quest\032\".memoryd.v1.ForgetMemoriesRespons" +
+      "e\"\000\022^\n\016ExportMemories\022!.memoryd.v1.Expor" +
+      "tMemoriesRequest\032\".memoryd.v1.ExportMemo" +
+      "riesResponse\"\003\220\002\0010\001\022[\n\016ImportMemories\022!." +
+      "memoryd.v1.ImportMemoriesRequest\032\".memor" +
+      "yd.v1.ImportMemoriesResponse\"\000(\001\022[\n\rWatc" +
+      "hMemories\022 .memoryd.v1.WatchMemoriesRequ" +
+      "est\032!.memoryd.v1.WatchMemoriesResponse\"\003" +
+      "\220\002\0010\001\022J\n\010GetStats\022\033.memoryd.v1.GetStatsR" +
+      "equest\032\034.memoryd.v1.GetStatsResponse\"\003\220\002" +
+      "\001\022S\n\014StartReembed\022\037.memoryd.v1.StartReem" +
+      "bedRequest\032 .memoryd.v1.StartReembedResp" +
+      "onse\"\000\022b\n\020GetReembedStatus\022#.memoryd.v1." +
+      "GetReembedStatusRequest\032$.memoryd.v1.Get" +
+      "ReembedStatusResponse\"\003\220\002\001Bm\n\016dev.memory" +
+      "d.v1B\022MemoryServiceProtoP\001\242\002\003MXX\252\002\nMemor" +
+      "yd.V1\312\002\nMemoryd\\V1\342\002\026Memoryd\\V1\\GPBMetad" +
+      "ata\352\002\013Memoryd::V1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -666,7 +670,7 @@ public final class MemoryServiceProto extends com.google.protobuf.GeneratedFile 
     internal_static_memoryd_v1_SearchMemoriesRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_memoryd_v1_SearchMemoriesRequest_descriptor,
-        new java.lang.String[] { "Query", "Scope", "Limit", "MemoryTypes", "Categories", "Filter", "ScoreThreshold", "ConsistencyToken", "RetrievalMode", "Diversity", "MaxTokens", });
+        new java.lang.String[] { "Query", "Scope", "Limit", "MemoryTypes", "Categories", "Filter", "ScoreThreshold", "ConsistencyToken", "RetrievalMode", "Diversity", "MaxTokens", "RecencyHalfLife", });
     internal_static_memoryd_v1_SearchMemoriesResponse_descriptor =
       getDescriptor().getMessageType(13);
     internal_static_memoryd_v1_SearchMemoriesResponse_fieldAccessorTable = new
@@ -708,7 +712,7 @@ public final class MemoryServiceProto extends com.google.protobuf.GeneratedFile 
     internal_static_memoryd_v1_PreloadRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_memoryd_v1_PreloadRequest_descriptor,
-        new java.lang.String[] { "Query", "Turns", "UserScope", "AgentScope", "Limit", "ScoreThreshold", "MaxTokens", "MemoryTypes", "Categories", "Format", "RetrievalMode", "Diversity", "IfNoneMatch", "ConsistencyToken", });
+        new java.lang.String[] { "Query", "Turns", "UserScope", "AgentScope", "Limit", "ScoreThreshold", "MaxTokens", "MemoryTypes", "Categories", "Format", "RetrievalMode", "Diversity", "IfNoneMatch", "ConsistencyToken", "RecencyHalfLife", });
     internal_static_memoryd_v1_ConversationTurn_descriptor =
       getDescriptor().getMessageType(20);
     internal_static_memoryd_v1_ConversationTurn_fieldAccessorTable = new

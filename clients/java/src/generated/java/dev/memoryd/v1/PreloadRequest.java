@@ -629,6 +629,50 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int RECENCY_HALF_LIFE_FIELD_NUMBER = 15;
+  private com.google.protobuf.Duration recencyHalfLife_;
+  /**
+   * <pre>
+   * Optional. Weight results by age, as in SearchMemoriesRequest. With
+   * recency on, scores drift with the clock, so the done event's etag holds
+   * for one step of the recency clock (at most a minute) from when it is made.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return Whether the recencyHalfLife field is set.
+   */
+  @java.lang.Override
+  public boolean hasRecencyHalfLife() {
+    return ((bitField0_ & 0x00000010) != 0);
+  }
+  /**
+   * <pre>
+   * Optional. Weight results by age, as in SearchMemoriesRequest. With
+   * recency on, scores drift with the clock, so the done event's etag holds
+   * for one step of the recency clock (at most a minute) from when it is made.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return The recencyHalfLife.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Duration getRecencyHalfLife() {
+    return recencyHalfLife_ == null ? com.google.protobuf.Duration.getDefaultInstance() : recencyHalfLife_;
+  }
+  /**
+   * <pre>
+   * Optional. Weight results by age, as in SearchMemoriesRequest. With
+   * recency on, scores drift with the clock, so the done event's etag holds
+   * for one step of the recency clock (at most a minute) from when it is made.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.DurationOrBuilder getRecencyHalfLifeOrBuilder() {
+    return recencyHalfLife_ == null ? com.google.protobuf.Duration.getDefaultInstance() : recencyHalfLife_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -689,6 +733,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(consistencyToken_)) {
       com.google.protobuf.GeneratedMessage.writeString(output, 14, consistencyToken_);
+    }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      output.writeMessage(15, getRecencyHalfLife());
     }
     getUnknownFields().writeTo(output);
   }
@@ -764,6 +811,10 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessage.isStringEmpty(consistencyToken_)) {
       size += com.google.protobuf.GeneratedMessage.computeStringSize(14, consistencyToken_);
     }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(15, getRecencyHalfLife());
+    }
     return size;
   }
   @java.lang.Override
@@ -827,6 +878,11 @@ private static final long serialVersionUID = 0L;
         .equals(other.getIfNoneMatch())) return false;
     if (!getConsistencyToken()
         .equals(other.getConsistencyToken())) return false;
+    if (hasRecencyHalfLife() != other.hasRecencyHalfLife()) return false;
+    if (hasRecencyHalfLife()) {
+      if (!getRecencyHalfLife()
+          .equals(other.getRecencyHalfLife())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -882,6 +938,10 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getIfNoneMatch().hashCode();
     hash = (37 * hash) + CONSISTENCY_TOKEN_FIELD_NUMBER;
     hash = (53 * hash) + getConsistencyToken().hashCode();
+    if (hasRecencyHalfLife()) {
+      hash = (37 * hash) + RECENCY_HALF_LIFE_FIELD_NUMBER;
+      hash = (53 * hash) + getRecencyHalfLife().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1019,6 +1079,7 @@ private static final long serialVersionUID = 0L;
         internalGetTurnsFieldBuilder();
         internalGetUserScopeFieldBuilder();
         internalGetAgentScopeFieldBuilder();
+        internalGetRecencyHalfLifeFieldBuilder();
       }
     }
     @java.lang.Override
@@ -1054,6 +1115,11 @@ private static final long serialVersionUID = 0L;
       diversity_ = 0F;
       ifNoneMatch_ = "";
       consistencyToken_ = "";
+      recencyHalfLife_ = null;
+      if (recencyHalfLifeBuilder_ != null) {
+        recencyHalfLifeBuilder_.dispose();
+        recencyHalfLifeBuilder_ = null;
+      }
       return this;
     }
 
@@ -1149,6 +1215,12 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00002000) != 0)) {
         result.consistencyToken_ = consistencyToken_;
+      }
+      if (((from_bitField0_ & 0x00004000) != 0)) {
+        result.recencyHalfLife_ = recencyHalfLifeBuilder_ == null
+            ? recencyHalfLife_
+            : recencyHalfLifeBuilder_.build();
+        to_bitField0_ |= 0x00000010;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1250,6 +1322,9 @@ private static final long serialVersionUID = 0L;
         consistencyToken_ = other.consistencyToken_;
         bitField0_ |= 0x00002000;
         onChanged();
+      }
+      if (other.hasRecencyHalfLife()) {
+        mergeRecencyHalfLife(other.getRecencyHalfLife());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1368,6 +1443,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00002000;
               break;
             } // case 114
+            case 122: {
+              input.readMessage(
+                  internalGetRecencyHalfLifeFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00004000;
+              break;
+            } // case 122
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3012,6 +3094,179 @@ private static final long serialVersionUID = 0L;
       bitField0_ |= 0x00002000;
       onChanged();
       return this;
+    }
+
+    private com.google.protobuf.Duration recencyHalfLife_;
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> recencyHalfLifeBuilder_;
+    /**
+     * <pre>
+     * Optional. Weight results by age, as in SearchMemoriesRequest. With
+     * recency on, scores drift with the clock, so the done event's etag holds
+     * for one step of the recency clock (at most a minute) from when it is made.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     * @return Whether the recencyHalfLife field is set.
+     */
+    public boolean hasRecencyHalfLife() {
+      return ((bitField0_ & 0x00004000) != 0);
+    }
+    /**
+     * <pre>
+     * Optional. Weight results by age, as in SearchMemoriesRequest. With
+     * recency on, scores drift with the clock, so the done event's etag holds
+     * for one step of the recency clock (at most a minute) from when it is made.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     * @return The recencyHalfLife.
+     */
+    public com.google.protobuf.Duration getRecencyHalfLife() {
+      if (recencyHalfLifeBuilder_ == null) {
+        return recencyHalfLife_ == null ? com.google.protobuf.Duration.getDefaultInstance() : recencyHalfLife_;
+      } else {
+        return recencyHalfLifeBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Optional. Weight results by age, as in SearchMemoriesRequest. With
+     * recency on, scores drift with the clock, so the done event's etag holds
+     * for one step of the recency clock (at most a minute) from when it is made.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder setRecencyHalfLife(com.google.protobuf.Duration value) {
+      if (recencyHalfLifeBuilder_ == null) {
+        java.util.Objects.requireNonNull(value);
+        recencyHalfLife_ = value;
+      } else {
+        recencyHalfLifeBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. Weight results by age, as in SearchMemoriesRequest. With
+     * recency on, scores drift with the clock, so the done event's etag holds
+     * for one step of the recency clock (at most a minute) from when it is made.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder setRecencyHalfLife(
+        com.google.protobuf.Duration.Builder builderForValue) {
+      if (recencyHalfLifeBuilder_ == null) {
+        recencyHalfLife_ = builderForValue.build();
+      } else {
+        recencyHalfLifeBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. Weight results by age, as in SearchMemoriesRequest. With
+     * recency on, scores drift with the clock, so the done event's etag holds
+     * for one step of the recency clock (at most a minute) from when it is made.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder mergeRecencyHalfLife(com.google.protobuf.Duration value) {
+      if (recencyHalfLifeBuilder_ == null) {
+        if (((bitField0_ & 0x00004000) != 0) &&
+          recencyHalfLife_ != null &&
+          recencyHalfLife_ != com.google.protobuf.Duration.getDefaultInstance()) {
+          getRecencyHalfLifeBuilder().mergeFrom(value);
+        } else {
+          recencyHalfLife_ = value;
+        }
+      } else {
+        recencyHalfLifeBuilder_.mergeFrom(value);
+      }
+      if (recencyHalfLife_ != null) {
+        bitField0_ |= 0x00004000;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. Weight results by age, as in SearchMemoriesRequest. With
+     * recency on, scores drift with the clock, so the done event's etag holds
+     * for one step of the recency clock (at most a minute) from when it is made.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder clearRecencyHalfLife() {
+      bitField0_ = (bitField0_ & ~0x00004000);
+      recencyHalfLife_ = null;
+      if (recencyHalfLifeBuilder_ != null) {
+        recencyHalfLifeBuilder_.dispose();
+        recencyHalfLifeBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. Weight results by age, as in SearchMemoriesRequest. With
+     * recency on, scores drift with the clock, so the done event's etag holds
+     * for one step of the recency clock (at most a minute) from when it is made.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public com.google.protobuf.Duration.Builder getRecencyHalfLifeBuilder() {
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return internalGetRecencyHalfLifeFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Optional. Weight results by age, as in SearchMemoriesRequest. With
+     * recency on, scores drift with the clock, so the done event's etag holds
+     * for one step of the recency clock (at most a minute) from when it is made.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public com.google.protobuf.DurationOrBuilder getRecencyHalfLifeOrBuilder() {
+      if (recencyHalfLifeBuilder_ != null) {
+        return recencyHalfLifeBuilder_.getMessageOrBuilder();
+      } else {
+        return recencyHalfLife_ == null ?
+            com.google.protobuf.Duration.getDefaultInstance() : recencyHalfLife_;
+      }
+    }
+    /**
+     * <pre>
+     * Optional. Weight results by age, as in SearchMemoriesRequest. With
+     * recency on, scores drift with the clock, so the done event's etag holds
+     * for one step of the recency clock (at most a minute) from when it is made.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> 
+        internalGetRecencyHalfLifeFieldBuilder() {
+      if (recencyHalfLifeBuilder_ == null) {
+        recencyHalfLifeBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder>(
+                getRecencyHalfLife(),
+                getParentForChildren(),
+                isClean());
+        recencyHalfLife_ = null;
+      }
+      return recencyHalfLifeBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:memoryd.v1.PreloadRequest)

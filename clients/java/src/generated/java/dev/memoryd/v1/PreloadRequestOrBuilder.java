@@ -374,4 +374,37 @@ public interface PreloadRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getConsistencyTokenBytes();
+
+  /**
+   * <pre>
+   * Optional. Weight results by age, as in SearchMemoriesRequest. With
+   * recency on, scores drift with the clock, so the done event's etag holds
+   * for one step of the recency clock (at most a minute) from when it is made.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return Whether the recencyHalfLife field is set.
+   */
+  boolean hasRecencyHalfLife();
+  /**
+   * <pre>
+   * Optional. Weight results by age, as in SearchMemoriesRequest. With
+   * recency on, scores drift with the clock, so the done event's etag holds
+   * for one step of the recency clock (at most a minute) from when it is made.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return The recencyHalfLife.
+   */
+  com.google.protobuf.Duration getRecencyHalfLife();
+  /**
+   * <pre>
+   * Optional. Weight results by age, as in SearchMemoriesRequest. With
+   * recency on, scores drift with the clock, so the done event's etag holds
+   * for one step of the recency clock (at most a minute) from when it is made.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration recency_half_life = 15 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+   */
+  com.google.protobuf.DurationOrBuilder getRecencyHalfLifeOrBuilder();
 }

@@ -7,7 +7,9 @@ package dev.memoryd.v1;
 
 /**
  * <pre>
- * How a search ranks memories. Scores differ per mode; see SearchResult.score.
+ * How a search ranks memories. The score means the same in every mode: a
+ * relevance from 0 to 1, discounted by age (see recency_half_life); see
+ * SearchResult.score.
  * </pre>
  *
  * Protobuf enum {@code memoryd.v1.RetrievalMode}
@@ -17,9 +19,10 @@ public enum RetrievalMode
     implements com.google.protobuf.ProtocolMessageEnum {
   /**
    * <pre>
-   * Means the server's default: RETRIEVAL_MODE_DENSE unless the server
-   * setting default_retrieval_mode says HYBRID (DENSE won the paraphrase
-   * recall benchmark, bench/recall.py).
+   * Means the server's default: RETRIEVAL_MODE_HYBRID unless the server
+   * setting default_retrieval_mode says DENSE (HYBRID matched DENSE on the
+   * paraphrase recall set and beat it on the lexical and mixed sets; see
+   * make bench-recall and the README).
    * </pre>
    *
    * <code>RETRIEVAL_MODE_UNSPECIFIED = 0;</code>
@@ -35,9 +38,11 @@ public enum RetrievalMode
   RETRIEVAL_MODE_DENSE(1),
   /**
    * <pre>
-   * By meaning and by words: the dense ranking and a BM25 ranking (stemmed
-   * English words, IDF weighted by the engine) fused by reciprocal rank
-   * fusion in one engine call.
+   * By meaning and by words: the cosine similarity c (negative as 0) and the
+   * BM25 score b of the query's words (stemmed English, IDF weighted by the
+   * engine), combined as 1 - (1 - c) * (1 - b / (b + 20)), in one engine
+   * call. A memory that shares no word with the query scores exactly its
+   * cosine similarity; each matching rare word raises it, common words less.
    * </pre>
    *
    * <code>RETRIEVAL_MODE_HYBRID = 2;</code>
@@ -57,9 +62,10 @@ public enum RetrievalMode
   }
   /**
    * <pre>
-   * Means the server's default: RETRIEVAL_MODE_DENSE unless the server
-   * setting default_retrieval_mode says HYBRID (DENSE won the paraphrase
-   * recall benchmark, bench/recall.py).
+   * Means the server's default: RETRIEVAL_MODE_HYBRID unless the server
+   * setting default_retrieval_mode says DENSE (HYBRID matched DENSE on the
+   * paraphrase recall set and beat it on the lexical and mixed sets; see
+   * make bench-recall and the README).
    * </pre>
    *
    * <code>RETRIEVAL_MODE_UNSPECIFIED = 0;</code>
@@ -75,9 +81,11 @@ public enum RetrievalMode
   public static final int RETRIEVAL_MODE_DENSE_VALUE = 1;
   /**
    * <pre>
-   * By meaning and by words: the dense ranking and a BM25 ranking (stemmed
-   * English words, IDF weighted by the engine) fused by reciprocal rank
-   * fusion in one engine call.
+   * By meaning and by words: the cosine similarity c (negative as 0) and the
+   * BM25 score b of the query's words (stemmed English, IDF weighted by the
+   * engine), combined as 1 - (1 - c) * (1 - b / (b + 20)), in one engine
+   * call. A memory that shares no word with the query scores exactly its
+   * cosine similarity; each matching rare word raises it, common words less.
    * </pre>
    *
    * <code>RETRIEVAL_MODE_HYBRID = 2;</code>

@@ -482,6 +482,68 @@ private static final long serialVersionUID = 0L;
     return maxTokens_;
   }
 
+  public static final int RECENCY_HALF_LIFE_FIELD_NUMBER = 12;
+  private com.google.protobuf.Duration recencyHalfLife_;
+  /**
+   * <pre>
+   * Optional. Weight each result by the age of its memory's update_time:
+   * the weight is 1 for a memory written now, 0.75 after one half-life,
+   * approaching 0.5 for very old memories, so that of two memories equally
+   * relevant the newer ranks first, and an old memory never loses more than
+   * half its score. Unset means the server's default
+   * (recency_half_life_seconds, 30 days unless configured); zero turns
+   * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+   * measured in steps of at most a minute (1/4096 of the half-life if
+   * shorter), so a repeated search within a step scores the same.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return Whether the recencyHalfLife field is set.
+   */
+  @java.lang.Override
+  public boolean hasRecencyHalfLife() {
+    return ((bitField0_ & 0x00000010) != 0);
+  }
+  /**
+   * <pre>
+   * Optional. Weight each result by the age of its memory's update_time:
+   * the weight is 1 for a memory written now, 0.75 after one half-life,
+   * approaching 0.5 for very old memories, so that of two memories equally
+   * relevant the newer ranks first, and an old memory never loses more than
+   * half its score. Unset means the server's default
+   * (recency_half_life_seconds, 30 days unless configured); zero turns
+   * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+   * measured in steps of at most a minute (1/4096 of the half-life if
+   * shorter), so a repeated search within a step scores the same.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return The recencyHalfLife.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Duration getRecencyHalfLife() {
+    return recencyHalfLife_ == null ? com.google.protobuf.Duration.getDefaultInstance() : recencyHalfLife_;
+  }
+  /**
+   * <pre>
+   * Optional. Weight each result by the age of its memory's update_time:
+   * the weight is 1 for a memory written now, 0.75 after one half-life,
+   * approaching 0.5 for very old memories, so that of two memories equally
+   * relevant the newer ranks first, and an old memory never loses more than
+   * half its score. Unset means the server's default
+   * (recency_half_life_seconds, 30 days unless configured); zero turns
+   * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+   * measured in steps of at most a minute (1/4096 of the half-life if
+   * shorter), so a repeated search within a step scores the same.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.DurationOrBuilder getRecencyHalfLifeOrBuilder() {
+    return recencyHalfLife_ == null ? com.google.protobuf.Duration.getDefaultInstance() : recencyHalfLife_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -533,6 +595,9 @@ private static final long serialVersionUID = 0L;
     }
     if (maxTokens_ != 0) {
       output.writeInt32(11, maxTokens_);
+    }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      output.writeMessage(12, getRecencyHalfLife());
     }
     getUnknownFields().writeTo(output);
   }
@@ -592,6 +657,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt32Size(11, maxTokens_);
     }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(12, getRecencyHalfLife());
+    }
     return size;
   }
   @java.lang.Override
@@ -650,6 +719,11 @@ private static final long serialVersionUID = 0L;
     }
     if (getMaxTokens()
         != other.getMaxTokens()) return false;
+    if (hasRecencyHalfLife() != other.hasRecencyHalfLife()) return false;
+    if (hasRecencyHalfLife()) {
+      if (!getRecencyHalfLife()
+          .equals(other.getRecencyHalfLife())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -697,6 +771,10 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + MAX_TOKENS_FIELD_NUMBER;
     hash = (53 * hash) + getMaxTokens();
+    if (hasRecencyHalfLife()) {
+      hash = (37 * hash) + RECENCY_HALF_LIFE_FIELD_NUMBER;
+      hash = (53 * hash) + getRecencyHalfLife().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -833,6 +911,7 @@ private static final long serialVersionUID = 0L;
               .alwaysUseFieldBuilders) {
         internalGetScopeFieldBuilder();
         internalGetFilterFieldBuilder();
+        internalGetRecencyHalfLifeFieldBuilder();
       }
     }
     @java.lang.Override
@@ -859,6 +938,11 @@ private static final long serialVersionUID = 0L;
       retrievalMode_ = 0;
       diversity_ = 0F;
       maxTokens_ = 0;
+      recencyHalfLife_ = null;
+      if (recencyHalfLifeBuilder_ != null) {
+        recencyHalfLifeBuilder_.dispose();
+        recencyHalfLifeBuilder_ = null;
+      }
       return this;
     }
 
@@ -936,6 +1020,12 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00000400) != 0)) {
         result.maxTokens_ = maxTokens_;
       }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.recencyHalfLife_ = recencyHalfLifeBuilder_ == null
+            ? recencyHalfLife_
+            : recencyHalfLifeBuilder_.build();
+        to_bitField0_ |= 0x00000010;
+      }
       result.bitField0_ |= to_bitField0_;
     }
 
@@ -1002,6 +1092,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getMaxTokens() != 0) {
         setMaxTokens(other.getMaxTokens());
+      }
+      if (other.hasRecencyHalfLife()) {
+        mergeRecencyHalfLife(other.getRecencyHalfLife());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1097,6 +1190,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000400;
               break;
             } // case 88
+            case 98: {
+              input.readMessage(
+                  internalGetRecencyHalfLifeFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 98
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2237,6 +2337,233 @@ private static final long serialVersionUID = 0L;
       maxTokens_ = 0;
       onChanged();
       return this;
+    }
+
+    private com.google.protobuf.Duration recencyHalfLife_;
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> recencyHalfLifeBuilder_;
+    /**
+     * <pre>
+     * Optional. Weight each result by the age of its memory's update_time:
+     * the weight is 1 for a memory written now, 0.75 after one half-life,
+     * approaching 0.5 for very old memories, so that of two memories equally
+     * relevant the newer ranks first, and an old memory never loses more than
+     * half its score. Unset means the server's default
+     * (recency_half_life_seconds, 30 days unless configured); zero turns
+     * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+     * measured in steps of at most a minute (1/4096 of the half-life if
+     * shorter), so a repeated search within a step scores the same.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     * @return Whether the recencyHalfLife field is set.
+     */
+    public boolean hasRecencyHalfLife() {
+      return ((bitField0_ & 0x00000800) != 0);
+    }
+    /**
+     * <pre>
+     * Optional. Weight each result by the age of its memory's update_time:
+     * the weight is 1 for a memory written now, 0.75 after one half-life,
+     * approaching 0.5 for very old memories, so that of two memories equally
+     * relevant the newer ranks first, and an old memory never loses more than
+     * half its score. Unset means the server's default
+     * (recency_half_life_seconds, 30 days unless configured); zero turns
+     * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+     * measured in steps of at most a minute (1/4096 of the half-life if
+     * shorter), so a repeated search within a step scores the same.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     * @return The recencyHalfLife.
+     */
+    public com.google.protobuf.Duration getRecencyHalfLife() {
+      if (recencyHalfLifeBuilder_ == null) {
+        return recencyHalfLife_ == null ? com.google.protobuf.Duration.getDefaultInstance() : recencyHalfLife_;
+      } else {
+        return recencyHalfLifeBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Optional. Weight each result by the age of its memory's update_time:
+     * the weight is 1 for a memory written now, 0.75 after one half-life,
+     * approaching 0.5 for very old memories, so that of two memories equally
+     * relevant the newer ranks first, and an old memory never loses more than
+     * half its score. Unset means the server's default
+     * (recency_half_life_seconds, 30 days unless configured); zero turns
+     * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+     * measured in steps of at most a minute (1/4096 of the half-life if
+     * shorter), so a repeated search within a step scores the same.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder setRecencyHalfLife(com.google.protobuf.Duration value) {
+      if (recencyHalfLifeBuilder_ == null) {
+        java.util.Objects.requireNonNull(value);
+        recencyHalfLife_ = value;
+      } else {
+        recencyHalfLifeBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. Weight each result by the age of its memory's update_time:
+     * the weight is 1 for a memory written now, 0.75 after one half-life,
+     * approaching 0.5 for very old memories, so that of two memories equally
+     * relevant the newer ranks first, and an old memory never loses more than
+     * half its score. Unset means the server's default
+     * (recency_half_life_seconds, 30 days unless configured); zero turns
+     * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+     * measured in steps of at most a minute (1/4096 of the half-life if
+     * shorter), so a repeated search within a step scores the same.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder setRecencyHalfLife(
+        com.google.protobuf.Duration.Builder builderForValue) {
+      if (recencyHalfLifeBuilder_ == null) {
+        recencyHalfLife_ = builderForValue.build();
+      } else {
+        recencyHalfLifeBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. Weight each result by the age of its memory's update_time:
+     * the weight is 1 for a memory written now, 0.75 after one half-life,
+     * approaching 0.5 for very old memories, so that of two memories equally
+     * relevant the newer ranks first, and an old memory never loses more than
+     * half its score. Unset means the server's default
+     * (recency_half_life_seconds, 30 days unless configured); zero turns
+     * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+     * measured in steps of at most a minute (1/4096 of the half-life if
+     * shorter), so a repeated search within a step scores the same.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder mergeRecencyHalfLife(com.google.protobuf.Duration value) {
+      if (recencyHalfLifeBuilder_ == null) {
+        if (((bitField0_ & 0x00000800) != 0) &&
+          recencyHalfLife_ != null &&
+          recencyHalfLife_ != com.google.protobuf.Duration.getDefaultInstance()) {
+          getRecencyHalfLifeBuilder().mergeFrom(value);
+        } else {
+          recencyHalfLife_ = value;
+        }
+      } else {
+        recencyHalfLifeBuilder_.mergeFrom(value);
+      }
+      if (recencyHalfLife_ != null) {
+        bitField0_ |= 0x00000800;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. Weight each result by the age of its memory's update_time:
+     * the weight is 1 for a memory written now, 0.75 after one half-life,
+     * approaching 0.5 for very old memories, so that of two memories equally
+     * relevant the newer ranks first, and an old memory never loses more than
+     * half its score. Unset means the server's default
+     * (recency_half_life_seconds, 30 days unless configured); zero turns
+     * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+     * measured in steps of at most a minute (1/4096 of the half-life if
+     * shorter), so a repeated search within a step scores the same.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public Builder clearRecencyHalfLife() {
+      bitField0_ = (bitField0_ & ~0x00000800);
+      recencyHalfLife_ = null;
+      if (recencyHalfLifeBuilder_ != null) {
+        recencyHalfLifeBuilder_.dispose();
+        recencyHalfLifeBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Optional. Weight each result by the age of its memory's update_time:
+     * the weight is 1 for a memory written now, 0.75 after one half-life,
+     * approaching 0.5 for very old memories, so that of two memories equally
+     * relevant the newer ranks first, and an old memory never loses more than
+     * half its score. Unset means the server's default
+     * (recency_half_life_seconds, 30 days unless configured); zero turns
+     * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+     * measured in steps of at most a minute (1/4096 of the half-life if
+     * shorter), so a repeated search within a step scores the same.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public com.google.protobuf.Duration.Builder getRecencyHalfLifeBuilder() {
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return internalGetRecencyHalfLifeFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Optional. Weight each result by the age of its memory's update_time:
+     * the weight is 1 for a memory written now, 0.75 after one half-life,
+     * approaching 0.5 for very old memories, so that of two memories equally
+     * relevant the newer ranks first, and an old memory never loses more than
+     * half its score. Unset means the server's default
+     * (recency_half_life_seconds, 30 days unless configured); zero turns
+     * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+     * measured in steps of at most a minute (1/4096 of the half-life if
+     * shorter), so a repeated search within a step scores the same.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    public com.google.protobuf.DurationOrBuilder getRecencyHalfLifeOrBuilder() {
+      if (recencyHalfLifeBuilder_ != null) {
+        return recencyHalfLifeBuilder_.getMessageOrBuilder();
+      } else {
+        return recencyHalfLife_ == null ?
+            com.google.protobuf.Duration.getDefaultInstance() : recencyHalfLife_;
+      }
+    }
+    /**
+     * <pre>
+     * Optional. Weight each result by the age of its memory's update_time:
+     * the weight is 1 for a memory written now, 0.75 after one half-life,
+     * approaching 0.5 for very old memories, so that of two memories equally
+     * relevant the newer ranks first, and an old memory never loses more than
+     * half its score. Unset means the server's default
+     * (recency_half_life_seconds, 30 days unless configured); zero turns
+     * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+     * measured in steps of at most a minute (1/4096 of the half-life if
+     * shorter), so a repeated search within a step scores the same.
+     * </pre>
+     *
+     * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> 
+        internalGetRecencyHalfLifeFieldBuilder() {
+      if (recencyHalfLifeBuilder_ == null) {
+        recencyHalfLifeBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder>(
+                getRecencyHalfLife(),
+                getParentForChildren(),
+                isClean());
+        recencyHalfLife_ = null;
+      }
+      return recencyHalfLifeBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:memoryd.v1.SearchMemoriesRequest)

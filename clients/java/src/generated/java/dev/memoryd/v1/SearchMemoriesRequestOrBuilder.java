@@ -281,4 +281,55 @@ public interface SearchMemoriesRequestOrBuilder extends
    * @return The maxTokens.
    */
   int getMaxTokens();
+
+  /**
+   * <pre>
+   * Optional. Weight each result by the age of its memory's update_time:
+   * the weight is 1 for a memory written now, 0.75 after one half-life,
+   * approaching 0.5 for very old memories, so that of two memories equally
+   * relevant the newer ranks first, and an old memory never loses more than
+   * half its score. Unset means the server's default
+   * (recency_half_life_seconds, 30 days unless configured); zero turns
+   * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+   * measured in steps of at most a minute (1/4096 of the half-life if
+   * shorter), so a repeated search within a step scores the same.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return Whether the recencyHalfLife field is set.
+   */
+  boolean hasRecencyHalfLife();
+  /**
+   * <pre>
+   * Optional. Weight each result by the age of its memory's update_time:
+   * the weight is 1 for a memory written now, 0.75 after one half-life,
+   * approaching 0.5 for very old memories, so that of two memories equally
+   * relevant the newer ranks first, and an old memory never loses more than
+   * half its score. Unset means the server's default
+   * (recency_half_life_seconds, 30 days unless configured); zero turns
+   * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+   * measured in steps of at most a minute (1/4096 of the half-life if
+   * shorter), so a repeated search within a step scores the same.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+   * @return The recencyHalfLife.
+   */
+  com.google.protobuf.Duration getRecencyHalfLife();
+  /**
+   * <pre>
+   * Optional. Weight each result by the age of its memory's update_time:
+   * the weight is 1 for a memory written now, 0.75 after one half-life,
+   * approaching 0.5 for very old memories, so that of two memories equally
+   * relevant the newer ranks first, and an old memory never loses more than
+   * half its score. Unset means the server's default
+   * (recency_half_life_seconds, 30 days unless configured); zero turns
+   * recency off; negative or over 36,525 days is INVALID_ARGUMENT. Age is
+   * measured in steps of at most a minute (1/4096 of the half-life if
+   * shorter), so a repeated search within a step scores the same.
+   * </pre>
+   *
+   * <code>.google.protobuf.Duration recency_half_life = 12 [json_name = "recencyHalfLife", (.google.api.field_behavior) = OPTIONAL];</code>
+   */
+  com.google.protobuf.DurationOrBuilder getRecencyHalfLifeOrBuilder();
 }

@@ -96,12 +96,13 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * How well the memory matches the query, from 0 to 1; higher is better.
-   * For RETRIEVAL_MODE_DENSE, and whenever diversity is set, the cosine
-   * similarity clamped at 0. For RETRIEVAL_MODE_HYBRID, the reciprocal rank
-   * fusion score (k = 60) divided by its maximum, so 1 means first in both the
-   * dense and the lexical ranking and 0.5 first in one of them only: it orders
-   * results but is not a similarity. score_threshold compares against this
-   * same number.
+   * The relevance times the recency weight (1 when recency is off; see
+   * recency_half_life), where the relevance is, for RETRIEVAL_MODE_DENSE,
+   * the cosine similarity clamped at 0, and for RETRIEVAL_MODE_HYBRID, that
+   * cosine raised by the words the memory shares with the query (see
+   * RetrievalMode). score_threshold compares against this same number. With
+   * diversity set, the candidates are picked by that score and re-ranked by
+   * MMR, and score is the cosine similarity clamped at 0, in both modes.
    * </pre>
    *
    * <code>float score = 2 [json_name = "score"];</code>
@@ -617,12 +618,13 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * How well the memory matches the query, from 0 to 1; higher is better.
-     * For RETRIEVAL_MODE_DENSE, and whenever diversity is set, the cosine
-     * similarity clamped at 0. For RETRIEVAL_MODE_HYBRID, the reciprocal rank
-     * fusion score (k = 60) divided by its maximum, so 1 means first in both the
-     * dense and the lexical ranking and 0.5 first in one of them only: it orders
-     * results but is not a similarity. score_threshold compares against this
-     * same number.
+     * The relevance times the recency weight (1 when recency is off; see
+     * recency_half_life), where the relevance is, for RETRIEVAL_MODE_DENSE,
+     * the cosine similarity clamped at 0, and for RETRIEVAL_MODE_HYBRID, that
+     * cosine raised by the words the memory shares with the query (see
+     * RetrievalMode). score_threshold compares against this same number. With
+     * diversity set, the candidates are picked by that score and re-ranked by
+     * MMR, and score is the cosine similarity clamped at 0, in both modes.
      * </pre>
      *
      * <code>float score = 2 [json_name = "score"];</code>
@@ -635,12 +637,13 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * How well the memory matches the query, from 0 to 1; higher is better.
-     * For RETRIEVAL_MODE_DENSE, and whenever diversity is set, the cosine
-     * similarity clamped at 0. For RETRIEVAL_MODE_HYBRID, the reciprocal rank
-     * fusion score (k = 60) divided by its maximum, so 1 means first in both the
-     * dense and the lexical ranking and 0.5 first in one of them only: it orders
-     * results but is not a similarity. score_threshold compares against this
-     * same number.
+     * The relevance times the recency weight (1 when recency is off; see
+     * recency_half_life), where the relevance is, for RETRIEVAL_MODE_DENSE,
+     * the cosine similarity clamped at 0, and for RETRIEVAL_MODE_HYBRID, that
+     * cosine raised by the words the memory shares with the query (see
+     * RetrievalMode). score_threshold compares against this same number. With
+     * diversity set, the candidates are picked by that score and re-ranked by
+     * MMR, and score is the cosine similarity clamped at 0, in both modes.
      * </pre>
      *
      * <code>float score = 2 [json_name = "score"];</code>
@@ -657,12 +660,13 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * How well the memory matches the query, from 0 to 1; higher is better.
-     * For RETRIEVAL_MODE_DENSE, and whenever diversity is set, the cosine
-     * similarity clamped at 0. For RETRIEVAL_MODE_HYBRID, the reciprocal rank
-     * fusion score (k = 60) divided by its maximum, so 1 means first in both the
-     * dense and the lexical ranking and 0.5 first in one of them only: it orders
-     * results but is not a similarity. score_threshold compares against this
-     * same number.
+     * The relevance times the recency weight (1 when recency is off; see
+     * recency_half_life), where the relevance is, for RETRIEVAL_MODE_DENSE,
+     * the cosine similarity clamped at 0, and for RETRIEVAL_MODE_HYBRID, that
+     * cosine raised by the words the memory shares with the query (see
+     * RetrievalMode). score_threshold compares against this same number. With
+     * diversity set, the candidates are picked by that score and re-ranked by
+     * MMR, and score is the cosine similarity clamped at 0, in both modes.
      * </pre>
      *
      * <code>float score = 2 [json_name = "score"];</code>
