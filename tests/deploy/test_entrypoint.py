@@ -89,16 +89,19 @@ def _run_entrypoint(
     env: dict[str, str], script: Path = ENTRYPOINT, uid: int | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Runs the entrypoint to its end (it refuses before starting a server), as
-    ``uid`` (and its group) if that is not the current user."""
+    ``uid`` (and its group) if that is not the current user.
+
+    The user is switched by setpriv, not by subprocess's ``user=``, which makes
+    Python fork() this process instead of vfork(): once, such a child died of
+    SIGSEGV in gRPC's epoll code (this process runs gRPC threads) before it
+    could exec the script."""
     as_other = uid is not None and uid != os.geteuid()
     path = os.pathsep.join([str(VENV_BIN), os.environ.get("PATH", "")])
+    switch = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"] if as_other else []
     return subprocess.run(
-        ["sh", str(script)],
+        [*switch, "sh", str(script)],
         env={**os.environ, "PATH": path, "MEMORYD_HOST": "127.0.0.1", **env},
         capture_output=True,
         text=True,
         timeout=60,
-        user=uid if as_other else None,
-        group=uid if as_other else None,
-        extra_groups=[] if as_other else None,
     )

@@ -53,7 +53,7 @@ class Record:
 @dataclass(frozen=True, slots=True)
 class Hit:
     """A search result. ``similarity`` is the score Search documents: the raw
-    cosine similarity of a plain dense search, else a relevance in [0, 1]."""
+    cosine similarity, or the formula's score of a hybrid or recency search."""
 
     id: str
     payload: Payload

@@ -122,7 +122,7 @@ def plan_query(search: Search) -> QueryPlan:
         score = formulas.Product((relevance, weight))
     ranking: Ranking
     prefetches: tuple[Prefetch, ...]
-    if score is relevance and not search.is_hybrid:
+    if search.recency is None and not search.is_hybrid:
         ranking, prefetches = Nearest(dense, DENSE), ()
     else:
         ranking, prefetches = Formula(score), rankings
