@@ -24,6 +24,7 @@ from memoryd.api.enums import (
     WRITE_STATES,
 )
 from memoryd.api.filter_convert import MAX_NANOS, time_from_proto
+from memoryd.core.documents import micros
 from memoryd.core.errors import InvalidArgument
 from memoryd.core.model import (
     DEFAULT_CATEGORY,
@@ -45,7 +46,6 @@ from memoryd.v1 import memory_service_pb2 as svc
 UPDATABLE_FIELDS = ("content", "metadata", "category", "memory_type", "expire_time")
 #: google.protobuf.Duration's documented range: about +-10,000 years.
 MAX_DURATION_SECONDS = 315_576_000_000
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 # --- to proto ---------------------------------------------------------------
@@ -75,10 +75,10 @@ def memory_to_proto(memory: Memory) -> pb.Memory:
 
 
 def set_time(field: timestamp_pb2.Timestamp, value: datetime) -> None:
-    """As ``field.FromDatetime(value)``, in a fifth of the time (three per search hit)."""
-    since_epoch = (value if value.tzinfo else value.replace(tzinfo=UTC)) - _EPOCH
-    field.seconds = since_epoch.days * 86_400 + since_epoch.seconds
-    field.nanos = since_epoch.microseconds * 1000
+    """As ``field.FromDatetime(value)``, in a quarter of the time (three per search hit)."""
+    aware = value if value.tzinfo else value.replace(tzinfo=UTC)  # as FromDatetime reads it
+    field.seconds, microseconds = divmod(micros(aware), 1_000_000)
+    field.nanos = microseconds * 1000
 
 
 def create_result_to_proto(result: CreateResult, write_token: str) -> svc.CreateMemoryResponse:

@@ -8,6 +8,8 @@ from typing import Any
 
 from memoryd.core.model import Memory, MemoryType, Scope
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
 _MAX_EXACT_INT = 2**53
 
 
@@ -17,8 +19,9 @@ def iso_time(value: datetime) -> str:
 
 
 def micros(value: datetime) -> int:
-    """Microseconds since the epoch, the order value of a create_time."""
-    delta = value.astimezone(UTC) - datetime(1970, 1, 1, tzinfo=UTC)
+    """Microseconds since the epoch, the order value of a create_time. (An aware
+    time subtracts from the epoch as it is: no conversion on this hot path.)"""
+    delta = (value if value.tzinfo else value.astimezone(UTC)) - _EPOCH
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 

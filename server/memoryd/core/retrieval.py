@@ -85,7 +85,8 @@ class Retrieval:
         """The checked query's best unexpired matches in its scope, best first,
         with scores in [0, 1] (see SearchResult.score in the contract)."""
         now = datetime.now(UTC)
-        clock = self.recency_clock(query, now)
+        half_life = self._half_life(query)
+        clock = clock_step(half_life, now)
         search = Search(
             vector=vector,
             where=all_of(scoping.read_selection_filter(query.selection), live_at(now)),
@@ -94,9 +95,7 @@ class Retrieval:
             text=query.text,
             is_hybrid=self.mode(query.mode) is RetrievalMode.HYBRID,
             diversity=query.diversity,
-            recency=None
-            if clock is None
-            else Recency(clock[0], self._half_life(query).total_seconds()),
+            recency=None if clock is None else Recency(clock[0], half_life.total_seconds()),
         )
         (hits,) = await self._index.search([search])
         scored = [
