@@ -54,7 +54,9 @@ def make_embedder(
     else:
         from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
 
-        provider = OnnxMiniLMEmbedder(intra_op_threads=settings.embed_threads)
+        provider = OnnxMiniLMEmbedder(
+            intra_op_threads=settings.embed_threads, keep_spinning=settings.embed_keep_spinning
+        )
     embedder: Embedder = MicroBatchingEmbedder(provider, max_batch=settings.embed_batch_size)
     cache = None
     if settings.embed_cache_size:

@@ -78,6 +78,11 @@ class Settings(BaseSettings):
         ge=0,
         description="MEMORYD_EMBED_THREADS: the local model's threads; 0: one per core.",
     )
+    embed_keep_spinning: bool = Field(
+        False,
+        description="MEMORYD_EMBED_KEEP_SPINNING: the local model's threads spin on after each "
+        "call, waiting for the next (on a small machine they take the cores from the server).",
+    )
     embed_cache_size: int = Field(10_000, ge=0, description="MEMORYD_EMBED_CACHE_SIZE (texts).")
     dedup_threshold: float = Field(
         0.95, ge=0, le=1, description="MEMORYD_DEDUP_THRESHOLD: similarity of a duplicate."

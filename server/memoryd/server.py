@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -45,6 +44,7 @@ from memoryd.core.switching import SwitchingEmbedder, SwitchingIndex
 from memoryd.core.transfers import Transfers
 from memoryd.embed.tokens import WordPieceTokenCounter
 from memoryd.security import authenticator, is_loopback, server_credentials
+from memoryd.stop_signals import ignore_stop_signals, on_stop_signal
 from memoryd.store.sqlite_journal import SqliteJournal
 from memoryd.store.traced import TracedIndex
 from memoryd.telemetry import Telemetry, setup
@@ -261,8 +261,7 @@ async def serve(settings: Settings, seams: Seams | None = None) -> None:
     # once it is up, instead of killing the process mid-open.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    on_stop_signal(loop, stop)
     telemetry = setup(settings.telemetry, settings.telemetry_record_content)
     if settings.auth_mode == "none" and not is_loopback(settings.host):
         logger.warning(
@@ -297,4 +296,5 @@ async def serve(settings: Settings, seams: Seams | None = None) -> None:
     await server.stop(settings.shutdown_grace_seconds)
     await app.close(settings.shutdown_drain_seconds)
     telemetry.shutdown()
+    ignore_stop_signals(loop)
     logger.info("memoryd stopped")

@@ -224,6 +224,20 @@ def test_health_answers_not_serving_to_polling_checks_for_the_announce_window(tm
     assert "memoryd stopped" in "".join(process.log)
 
 
+def test_stop_signals_after_the_server_stopped_leave_its_clean_exit(tmp_path):
+    # A supervisor repeating SIGTERM (or a second Ctrl-C) while the process
+    # tears down must not turn its exit 0 into death by signal.
+    process = ServerProcess(tmp_path / "data").start()
+    assert process.process is not None
+    process.process.send_signal(signal.SIGTERM)
+    process.wait_for_log("memoryd stopped")
+    signals = 0
+    while process.process.poll() is None:
+        process.process.send_signal((signal.SIGTERM, signal.SIGINT)[signals % 2])
+        signals += 1
+    assert process.wait_exit() == 0, "".join(process.log)
+
+
 def test_gemini_without_api_key_fails_clearly(tmp_path):
     process = ServerProcess(tmp_path / "data", env={"MEMORYD_EMBEDDER": "gemini"})
     try:

@@ -39,6 +39,7 @@ class ServerProcess:
     port: int = 0
     log: list[str] = field(default_factory=list)
     _reader: threading.Thread | None = None
+    _logged: threading.Condition = field(default_factory=threading.Condition)
 
     def start(self) -> ServerProcess:
         env = {**os.environ, "MEMORYD_LOG_LEVEL": "INFO", **self.env}
@@ -71,11 +72,19 @@ class ServerProcess:
     def _read_log(self, port_found: threading.Event) -> None:
         assert self.process is not None and self.process.stdout is not None
         for line in self.process.stdout:
-            self.log.append(line)
+            with self._logged:
+                self.log.append(line)
+                self._logged.notify_all()
             match = _LISTENING.search(line)
             if match:
                 self.port = int(match.group(1))
                 port_found.set()
+
+    def wait_for_log(self, text: str, timeout: float = START_TIMEOUT) -> None:
+        """Waits until a line of the log contains ``text``."""
+        with self._logged:
+            if not self._logged.wait_for(lambda: any(text in line for line in self.log), timeout):
+                raise AssertionError(f"{text!r} not logged:\n" + "".join(self.log))
 
     @property
     def address(self) -> str:

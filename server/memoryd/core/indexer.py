@@ -125,10 +125,15 @@ class Indexer:
                 self._finished.pop(seq, None)
 
     async def embed_ahead(self, kind: OperationKind, document: Mapping[str, Any]) -> None:
-        """Embeds a write's texts now, while its journal commit runs: the
+        """Embeds a write's first texts now, while its journal commit runs: the
         embedder's cache hands the vectors to the indexer when the write
-        applies. Never raises; the indexer embeds (and retries) on its own."""
-        texts = operations.texts_to_embed(kind, document)
+        applies. Never raises; the indexer embeds (and retries) on its own.
+
+        Only the first chunk: the indexer embeds each further chunk while it
+        applies the one before (apply_entry.py), which a batch embedded whole
+        up front would leave nothing to overlap with (a SYNC batch of 100 took
+        4.8 ms per memory against 3.8 ms for the model alone)."""
+        texts = operations.texts_to_embed(kind, document)[:CREATE_CHUNK]
         if texts and self._settings.embed_ahead:
             # Shielded: a caller that goes away must not cancel a model call
             # the indexer may have joined meanwhile.

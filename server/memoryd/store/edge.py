@@ -90,10 +90,12 @@ class EdgeIndex:
         manifest = data_dir / MANIFEST
         if manifest.exists():
             schema = check_manifest(manifest, spec)
-            shard = load_shard(shard_dir)
+            if schema < 2:  # no BM25 vector yet: the config's vectors would not match
+                shard = load_shard(shard_dir)
+                add_sparse_vectors(shard)
+                shard.close()
+            shard = load_shard(shard_dir, spec)
             if schema < SCHEMA:
-                if schema < 2:
-                    add_sparse_vectors(shard)
                 add_payload_indexes(shard)
                 write_manifest(manifest, spec)
         else:
