@@ -21,7 +21,7 @@ from pathlib import Path
 import grpc
 from corpus import memories, queries
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from harness import ServerProcess, percentiles, timed
+from harness import ServerProcess, percentiles, spread, store, timed
 
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
@@ -40,8 +40,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--calls", type=int, default=50, help="calls per series per round")
     args = parser.parse_args()
-    texts = iter(memories(args.memories * len(VARIANTS) + 10 * args.rounds * args.calls, seed=31))
+    # Each round takes 2 x calls texts (SYNC and ASYNC creates) and 100 (the batch) per server.
+    per_round = len(VARIANTS) * (2 * args.calls + 100)
+    texts = iter(memories(args.memories * len(VARIANTS) + args.rounds * per_round, seed=31))
     asked = iter(queries(len(VARIANTS) * args.rounds * args.calls, seed=32))
+    users = max(10, args.memories // 100)  # searches ask user-0 to user-9
     with tempfile.TemporaryDirectory() as scratch:
         servers = {
             name: ServerProcess(Path(scratch) / str(i), env=env).start()
@@ -50,7 +53,8 @@ def main() -> None:
         try:
             channels = {name: server.channel() for name, server in servers.items()}
             for channel in channels.values():
-                _load(channel, texts, args.memories)
+                loaded = [next(texts) for _ in range(args.memories)]
+                store(memory_service_pb2_grpc.MemoryServiceStub(channel), spread(loaded, users))
             samples: dict[str, dict[str, list[float]]] = {name: {} for name in VARIANTS}
             for round_ in range(args.rounds):
                 order = list(VARIANTS) if round_ % 2 == 0 else list(reversed(VARIANTS))
@@ -60,17 +64,6 @@ def main() -> None:
         finally:
             for server in servers.values():
                 server.stop()
-
-
-def _load(channel: grpc.Channel, texts: Iterator[str], count: int) -> None:
-    stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
-    for offset in range(0, count, 100):
-        scope = pb.Scope(user_id=f"user-{offset // 100}")
-        requests = [
-            svc.CreateMemoryRequest(memory=pb.Memory(content=next(texts), scope=scope))
-            for _ in range(100)
-        ]
-        stub.BatchCreateMemories(svc.BatchCreateMemoriesRequest(requests=requests, mode=SYNC))
 
 
 def _round(
