@@ -1,8 +1,8 @@
 """memoryd at 1M memories, loaded through the import path, then restarted on that data.
 
-ImportMemories with each memory's vector from the server's own embedder
-(computed batched, cached by compare/vectors.py), so the server stores them
-without embedding again. Measures the import rate, cold search p50/p95, the
+ImportMemories with each memory's vector (compare/vectors.py: above 100k,
+the 100k workload's model vectors tiled and perturbed), so the server stores
+them without embedding again. Measures the import rate, cold search p50/p95, the
 server's peak RSS, and start-up to SERVING (health Check) of a server
 restarted on the same data directory. Prints one JSON object.
 
@@ -37,6 +37,7 @@ from memoryd.v1 import memory_service_pb2 as svc
 
 PEER = "memoryd-1M"
 IMPORT_BATCH = 500
+IMPORT_DEADLINE_S = 3600.0
 
 
 def main() -> None:
@@ -58,6 +59,10 @@ def main() -> None:
             answer = client.import_memories(
                 bar(records(workload, vectors, model.model_id), PEER, "import", args.size),
                 batch_size=IMPORT_BATCH,
+                # The stream runs ahead of indexing, then waits for the rest to be
+                # applied: without a deadline that wait is capped at the server's
+                # read wait maximum (30 s), too short for a backlog of this size.
+                timeout=IMPORT_DEADLINE_S,
             )
             result["import_per_s"] = rate(args.size, time.perf_counter() - start)
             # embedded_count 0: the server kept every vector it was sent.

@@ -295,7 +295,8 @@ def _million(million: Mapping[str, Any]) -> list[str]:
     floor = million.get("floor", {}).get("embed_query", {})
     rows = [
         [
-            "import (ImportMemories, vectors from the server's embedder)",
+            "import (ImportMemories with vectors: the 100k workload's model vectors, "
+            "tiled and perturbed, compare/vectors.py)",
             f"{num(million.get('import_per_s'))} memories/s",
         ],
         ["cold search p50 / p95", f"{ms(search['p50'])} / {ms(search['p95'])} ms"],

@@ -55,7 +55,7 @@ class TransferRpcs:
             try:
                 spec = self._transfers.spec
                 items = transfer_convert.imported_from_proto(message, spec)
-                await session.add(items, spec.embedder_id)
+                await session.add(items, spec.embedder_id, _wait(context))
             except InvalidArgument as error:
                 raise InvalidArgument(
                     error.field,

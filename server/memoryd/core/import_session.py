@@ -17,6 +17,12 @@ from memoryd.core.writes import Writes
 
 #: Records per ImportMemories request message (the contract's limit).
 MAX_IMPORT_RECORDS = 500
+#: Messages of one import journaled but not yet applied, at most, before the
+#: next is read: the stream goes at the rate the index takes it (gRPC's flow
+#: control slows the sender), and the wait at the end stays short. Unbounded,
+#: 1M records streamed about 40% faster than they were indexed, and the call
+#: ended in WRITE_NOT_YET_APPLIED after the server's read wait maximum (30 s).
+IMPORT_AHEAD_MESSAGES = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +35,8 @@ class ImportResult:
 
 
 class ImportSession:
-    """One ImportMemories call: each message is checked whole, then journaled.
+    """One ImportMemories call: each message is checked whole, then journaled,
+    IMPORT_AHEAD_MESSAGES at most ahead of the index.
     ``await_write(token, wait)`` returns once the write is applied."""
 
     def __init__(
@@ -46,11 +53,16 @@ class ImportSession:
         self._received = 0
         self._tokens: list[str] = []
 
-    async def add(self, items: Sequence[ImportedMemory], embedder_id: str) -> None:
+    async def add(
+        self, items: Sequence[ImportedMemory], embedder_id: str, wait: float | None = None
+    ) -> None:
         """Validates and authorizes every record of one message, then journals
-        them as one write; the vectors it keeps are ``embedder_id``'s. Raises
-        InvalidArgument naming the record's field (``memories[3].memory.content``),
-        PermissionDenied, Overloaded, ShuttingDown."""
+        them as one write; the vectors it keeps are ``embedder_id``'s. Returns
+        once at most IMPORT_AHEAD_MESSAGES of this import's writes are not yet
+        applied (waiting at most ``wait`` seconds, None: the read wait maximum).
+        Raises InvalidArgument naming the record's field
+        (``memories[3].memory.content``), PermissionDenied, Overloaded,
+        ShuttingDown, WriteNotApplied."""
         if not 1 <= len(items) <= MAX_IMPORT_RECORDS:
             raise InvalidArgument(
                 "memories", f"needs 1 to {MAX_IMPORT_RECORDS} records per message, got {len(items)}"
@@ -61,6 +73,8 @@ class ImportSession:
             await self._writes.import_memories(checked, embedder_id, self._principal)
         )
         self._received += len(items)
+        if len(self._tokens) > IMPORT_AHEAD_MESSAGES:
+            await self._await_write(self._tokens[-1 - IMPORT_AHEAD_MESSAGES], wait)
 
     def _check(self, i: int, item: ImportedMemory) -> ImportedMemory:
         field, limits = f"memories[{i}].memory", self._limits

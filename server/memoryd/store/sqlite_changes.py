@@ -20,6 +20,7 @@ CREATE TABLE IF NOT EXISTS changes (
   document TEXT NOT NULL,
   record_time REAL NOT NULL
 );
+CREATE INDEX IF NOT EXISTS changes_by_time ON changes (record_time);
 """
 
 

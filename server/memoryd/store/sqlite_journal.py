@@ -31,28 +31,7 @@ from memoryd.core.write_log import (
     ChangeBounds,
     Entry,
 )
-from memoryd.store import sqlite_changes
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS entries (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  kind TEXT NOT NULL,
-  operation TEXT NOT NULL,
-  state TEXT NOT NULL,
-  outcome TEXT,
-  create_time REAL NOT NULL,
-  apply_time REAL,
-  trace_context TEXT
-);
-CREATE INDEX IF NOT EXISTS entries_pending ON entries (state, seq);
-CREATE TABLE IF NOT EXISTS requests (
-  request_id TEXT PRIMARY KEY,
-  fingerprint TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  create_time REAL NOT NULL
-);
-"""
+from memoryd.store import sqlite_changes, sqlite_journal_schema
 
 
 class SqliteJournal:
@@ -90,7 +69,7 @@ class SqliteJournal:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
-        db.executescript(_SCHEMA + sqlite_changes.SCHEMA)
+        db.executescript(sqlite_journal_schema.SCHEMA + sqlite_changes.SCHEMA)
         columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
         if "trace_context" not in columns:  # journals written before tracing
             db.execute("ALTER TABLE entries ADD COLUMN trace_context TEXT")
