@@ -196,7 +196,10 @@ class Indexer:
                         vectors = {}  # a re-embedding switched embedders meanwhile (paused())
                     with self._apply_span(entry) as span:
                         state, outcome, changes = await self._apply(entry, vectors)
-                        numbered = await self._journal.finish(entry.seq, state, outcome, changes)
+                        kept = operations.kept_once_finished(entry.kind, entry.operation)
+                        numbered = await self._journal.finish(
+                            entry.seq, state, outcome, changes, kept
+                        )
                         span.set_attribute("memoryd.write.state", state.value)
                     self._handed.pop(entry.seq, None)
                     if entry.seq in self._awaited:

@@ -136,6 +136,17 @@ def operation_from_json(kind: OperationKind, document: Mapping[str, Any]) -> Ope
             assert_never(kind)
 
 
+def kept_once_finished(kind: OperationKind, document: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What the log keeps of a finished write, when less than it journaled
+    (None: all of it). An import's vectors are in the index once it is applied:
+    without them a message of 500 memories keeps about 0.25 MB instead of 1.3 MB
+    until its retention has passed, and the pages it frees take the next
+    messages, so a large import no longer grows the journal by its vectors."""
+    if kind is not OperationKind.IMPORT or not any(i.get("vector") for i in document["items"]):
+        return None
+    return {**document, "items": [{**item, "vector": None} for item in document["items"]]}
+
+
 def texts_to_embed(kind: OperationKind, document: Mapping[str, Any]) -> list[str]:
     """The texts a journaled write embeds, read from its document without decoding it whole."""
     if kind in (OperationKind.CREATE, OperationKind.BATCH_CREATE):

@@ -126,9 +126,12 @@ class WriteLog(Protocol):
         state: WriteState,
         outcome: dict[str, Any],
         changes: Sequence[Change] = (),
+        kept_operation: dict[str, Any] | None = None,
     ) -> list[Change]:
         """Marks an entry applied or failed, durably, with its outcome, and
-        records its changes in the same commit; returns them numbered."""
+        records its changes in the same commit; returns them numbered.
+        ``kept_operation`` replaces the entry's operation in that commit (None:
+        kept as journaled), for what a finished write no longer needs."""
         ...
 
     async def changes_after(self, after: int, limit: int) -> list[Change]:

@@ -187,17 +187,29 @@ class SqliteJournal:
         state: WriteState,
         outcome: dict[str, Any],
         changes: Sequence[Change] = (),
+        kept_operation: dict[str, Any] | None = None,
     ) -> list[Change]:
         """Marks an entry applied or failed, durably, with its outcome, and
-        records its changes in the same transaction; returns them numbered."""
-        return await self._run(self._finish, seq, state, outcome, changes)
+        records its changes in the same transaction; returns them numbered.
+        ``kept_operation`` replaces the entry's operation in that transaction."""
+        return await self._run(self._finish, seq, state, outcome, changes, kept_operation)
 
     def _finish(
-        self, seq: int, state: WriteState, outcome: dict[str, Any], changes: Sequence[Change]
+        self,
+        seq: int,
+        state: WriteState,
+        outcome: dict[str, Any],
+        changes: Sequence[Change],
+        kept_operation: dict[str, Any] | None,
     ) -> list[Change]:
         self._db.execute("BEGIN IMMEDIATE")
         try:
             self._update(seq, state, outcome, True)
+            if kept_operation is not None:
+                self._db.execute(
+                    "UPDATE entries SET operation = ? WHERE seq = ?",
+                    (json.dumps(kept_operation), seq),
+                )
             numbered = sqlite_changes.insert(self._db, changes, self._clock())
             self._db.execute("COMMIT")
         except BaseException:
