@@ -204,12 +204,7 @@ class SqliteJournal:
     ) -> list[Change]:
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            self._update(seq, state, outcome, True)
-            if kept_operation is not None:
-                self._db.execute(
-                    "UPDATE entries SET operation = ? WHERE seq = ?",
-                    (json.dumps(kept_operation), seq),
-                )
+            self._update(seq, state, outcome, True, kept_operation)
             numbered = sqlite_changes.insert(self._db, changes, self._clock())
             self._db.execute("COMMIT")
         except BaseException:
@@ -217,10 +212,22 @@ class SqliteJournal:
             raise
         return numbered
 
-    def _update(self, seq: int, state: WriteState, outcome: dict[str, Any], done: bool) -> None:
+    def _update(
+        self,
+        seq: int,
+        state: WriteState,
+        outcome: dict[str, Any],
+        done: bool,
+        operation: dict[str, Any] | None = None,
+    ) -> None:
+        # One statement: SQLite rewrites the whole row on any update, and an
+        # import's row is over a megabyte; a second UPDATE would write it twice.
+        applied_at = self._clock() if done else None
+        kept = None if operation is None else json.dumps(operation)
         self._db.execute(
-            "UPDATE entries SET state = ?, outcome = ?, apply_time = ? WHERE seq = ?",
-            (state.value, json.dumps(outcome), self._clock() if done else None, seq),
+            "UPDATE entries SET state = ?, outcome = ?, apply_time = ?, "
+            "operation = COALESCE(?, operation) WHERE seq = ?",
+            (state.value, json.dumps(outcome), applied_at, kept, seq),
         )
 
     async def changes_after(self, after: int, limit: int) -> list[Change]:
