@@ -23,6 +23,7 @@ from memoryd.core.documents import iso_time
 from memoryd.core.filters import AllOf, Condition, Filter, Operator
 from memoryd.core.ports import IndexSpec, Point, Recency, Search, VectorIndex
 from memoryd.store.edge import EdgeIndex
+from memoryd.store.edge_shards import SCHEMA
 from memoryd.store.remote import RemoteIndex
 
 if TYPE_CHECKING:
@@ -212,16 +213,21 @@ def test_diversity_reranks_by_mmr_with_cosine_scores(
 
 
 def _write_old_data_dir(
-    data_dir: Path, config: qe.EdgeConfig, *, schema: int, setup: Sequence[Any] = ()
+    data_dir: Path,
+    config: qe.EdgeConfig,
+    *,
+    schema: int,
+    setup: Sequence[Any] = (),
+    points: Sequence[Point] = POINTS,
 ) -> None:
     """A data directory as an older memoryd left it: a shard of ``config`` (after the
-    ``setup`` updates) holding POINTS' dense vectors, and a manifest of ``schema``."""
+    ``setup`` updates) holding ``points``' dense vectors, and a manifest of ``schema``."""
     shard = qe.EdgeShard.create(str(data_dir / "shard"), config)
     for operation in setup:
         shard.update(operation)
     shard.update(
         qe.UpdateOperation.upsert_points(
-            [qe.Point(p.id, {"dense": list(p.vector)}, dict(p.payload)) for p in POINTS]
+            [qe.Point(p.id, {"dense": list(p.vector)}, dict(p.payload)) for p in points]
         )
     )
     shard.flush()
@@ -249,12 +255,12 @@ def test_edge_index_of_schema_1_is_migrated_on_open(tmp_path: Path) -> None:
         await reopened.close()
 
     asyncio.run(main())
-    assert json.loads((tmp_path / "index.json").read_text())["schema"] == 3
+    assert json.loads((tmp_path / "index.json").read_text())["schema"] == SCHEMA
 
 
 def test_edge_index_of_schema_2_gains_the_expire_time_index_on_open(tmp_path: Path) -> None:
-    """A data directory made before the expire_time index keeps its points and gains the index,
-    so every read's not-expired filter is answered from an index."""
+    """A data directory made before the expire_time index keeps its points and gains the index
+    (and update_time's), so every read's not-expired filter is answered from an index."""
     config = qe.EdgeConfig(
         vectors={"dense": qe.EdgeVectorParams(size=4, distance=qe.Distance.Cosine)},
         sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
@@ -265,7 +271,7 @@ def test_edge_index_of_schema_2_gains_the_expire_time_index_on_open(tmp_path: Pa
     async def main() -> None:
         index = EdgeIndex.open(tmp_path, SPEC)
         try:
-            assert {"user_id", "expire_time", "create_time"} <= set(
+            assert {"user_id", "expire_time", "create_time", "update_time"} <= set(
                 index._shard.info().payload_schema
             )
             assert await index.count(Condition("user_id", Operator.EXISTS)) == len(POINTS)
@@ -273,7 +279,46 @@ def test_edge_index_of_schema_2_gains_the_expire_time_index_on_open(tmp_path: Pa
             await index.close()
 
     asyncio.run(main())
-    assert json.loads((tmp_path / "index.json").read_text())["schema"] == 3
+    assert json.loads((tmp_path / "index.json").read_text())["schema"] == SCHEMA
+
+
+def test_edge_index_of_schema_3_gains_the_update_time_index_and_still_weighs_by_age(
+    tmp_path: Path,
+) -> None:
+    """A data directory made before the update_time index gains it on open; the recency
+    weight, now read from that index, orders its memories as it did from their payloads."""
+    now = datetime(2026, 6, 1, tzinfo=UTC)
+    half_life = timedelta(days=30)
+    points = [
+        aged(A, unit(1, 0.05, 0, 0), now - 4 * half_life),
+        aged(B, unit(1, 0.1, 0, 0), now),
+        aged(C, Q, now - half_life),
+    ]
+    config = qe.EdgeConfig(
+        vectors={"dense": qe.EdgeVectorParams(size=4, distance=qe.Distance.Cosine)},
+        sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+    )
+    indexes = [
+        qe.UpdateOperation.create_field_index("user_id", qe.KeywordIndexParams(is_tenant=True)),
+        qe.UpdateOperation.create_field_index("create_time", qe.PayloadSchemaType.Datetime),
+        qe.UpdateOperation.create_field_index("expire_time", qe.PayloadSchemaType.Datetime),
+    ]
+    _write_old_data_dir(tmp_path, config, schema=3, setup=indexes, points=points)
+
+    async def main() -> None:
+        index = EdgeIndex.open(tmp_path, SPEC)
+        try:
+            assert "update_time" in index._shard.info().payload_schema
+            (weighted,) = await index.search(
+                [search(text="x", recency=Recency(now, half_life.total_seconds()))]
+            )
+        finally:
+            await index.close()
+        assert [h.id for h in weighted] == [B, C, A]
+        assert weighted[1].similarity == pytest.approx(0.75, abs=1e-4)
+
+    asyncio.run(main())
+    assert json.loads((tmp_path / "index.json").read_text())["schema"] == SCHEMA
 
 
 def test_remote_collection_without_sparse_vector_stays_dense() -> None:

@@ -14,10 +14,13 @@ from memoryd.core.ports import Record
 #: The name of the dense vector in both backends (lexical.SPARSE names the BM25 one).
 DENSE = "dense"
 #: Payload fields with an index: scope fields select tenants, the rest are
-#: frequent filters. user_id is the tenant key (Qdrant's is_tenant).
+#: frequent filters, and update_time is what the recency weight reads for every
+#: candidate (from the index, a hybrid search with recency at 10k memories took
+#: 0.16 ms in Edge against 0.33 ms reading each candidate's payload).
+#: user_id is the tenant key (Qdrant's is_tenant).
 TENANT_FIELD = "user_id"
 KEYWORD_FIELDS = ("agent_id", "app_id", "memory_type", "category", "memory_key")
-DATETIME_FIELDS = ("create_time", "expire_time")
+DATETIME_FIELDS = ("create_time", "expire_time", "update_time")
 #: The field ListMemories orders by, newest first.
 ORDER_FIELD = "create_time"
 

@@ -10,7 +10,8 @@ shard a re-embedding builds beside it, are store/edge_shards.py's job.
 Index schema 2 adds the BM25 sparse vector for hybrid retrieval. A data
 directory of schema 1 (dense only) is migrated when opened: the sparse vector
 is created and filled from each point's stored content. Schema 3 adds the
-payload index on expire_time; opening an older shard creates it.
+payload index on expire_time, schema 4 the one on update_time; opening an
+older shard creates them.
 
 What a search runs (store/query_plan.py), where a page resumes
 (store/newest_first.py), the filters and the payload indexes are written once

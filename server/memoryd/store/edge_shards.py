@@ -28,7 +28,7 @@ from memoryd.store.lexical import SPARSE, document_terms
 logger = logging.getLogger(__name__)
 
 MANIFEST = "index.json"
-SCHEMA = 3
+SCHEMA = 4
 DEFAULT_SHARD = "shard"
 _MIGRATION_PAGE = 1_000
 SEARCH_THREADS = 1
@@ -145,7 +145,8 @@ def load_shard(shard_dir: Path, spec: IndexSpec | None = None) -> Any:
 
 def add_payload_indexes(shard: Any) -> None:
     """Creates every payload index the shard lacks (schema 3 added expire_time's,
-    which keeps the not-expired filter of every read as cheap as the scope's)."""
+    which keeps the not-expired filter of every read as cheap as the scope's;
+    schema 4 update_time's, which the recency weight reads)."""
     indexes: dict[str, qe.PayloadSchemaType | qe.KeywordIndexParams] = payload_indexes(
         qe.KeywordIndexParams(is_tenant=True),
         qe.PayloadSchemaType.Keyword,
