@@ -1,0 +1,98 @@
+"""What a server-streaming call costs in grpc.aio against a unary one, with nothing else.
+
+The floor under Preload's etag repeat (issue 14, goal 5): one not_modified event
+on a stream, against the empty unary RPC the goal measures from. A bare
+grpc.aio server in a child process answers three methods with the same
+message: unary, a stream yielding it from an async generator (as memoryd's
+Preload does), and a stream writing it with context.write. One client channel
+calls them in turn, --rounds times, and prints each p50 (milliseconds) per round.
+
+    python bench/grpc_stream_floor.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable
+
+import grpc
+from grpc_health.v1 import health_pb2
+from harness import percentiles, timed
+
+Request = health_pb2.HealthCheckRequest
+Reply = health_pb2.HealthCheckResponse
+SERVICE = "bench.Floor"
+
+
+async def _unary(request: Request, context: grpc.aio.ServicerContext) -> Reply:
+    return Reply(status=Reply.SERVING)
+
+
+async def _yielded(request: Request, context: grpc.aio.ServicerContext) -> AsyncIterator[Reply]:
+    yield Reply(status=Reply.SERVING)
+
+
+async def _written(request: Request, context: grpc.aio.ServicerContext) -> None:
+    await context.write(Reply(status=Reply.SERVING))
+
+
+async def _serve() -> None:
+    server = grpc.aio.server()
+    decode, encode = Request.FromString, Reply.SerializeToString
+    handlers = {
+        "Unary": grpc.unary_unary_rpc_method_handler(_unary, decode, encode),
+        "Yielded": grpc.unary_stream_rpc_method_handler(_yielded, decode, encode),
+        "Written": grpc.unary_stream_rpc_method_handler(_written, decode, encode),
+    }
+    server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(SERVICE, handlers)])
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    print(port, flush=True)
+    await server.wait_for_termination()
+
+
+def main(args: argparse.Namespace) -> None:
+    server = subprocess.Popen(
+        [sys.executable, __file__, "--serve"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert server.stdout is not None
+        channel = grpc.insecure_channel(f"127.0.0.1:{int(server.stdout.readline())}")
+        encode, decode = Request.SerializeToString, Reply.FromString
+        unary = channel.unary_unary(f"/{SERVICE}/Unary", encode, decode)
+        yielded = channel.unary_stream(f"/{SERVICE}/Yielded", encode, decode)
+        written = channel.unary_stream(f"/{SERVICE}/Written", encode, decode)
+        calls: dict[str, Callable[[int], object]] = {
+            "unary": lambda i: unary(Request()),
+            "stream, async generator": lambda i: list(yielded(Request())),
+            "stream, context.write": lambda i: list(written(Request())),
+        }
+        print(f"p50 ms of {args.calls} calls, per round\n")
+        print("| call | " + " | ".join(f"round {r + 1}" for r in range(args.rounds)) + " |")
+        print("|---|" + "---:|" * args.rounds)
+        rows: dict[str, list[float]] = {name: [] for name in calls}
+        for _ in range(args.rounds):
+            for name, call in calls.items():
+                timed(call, args.calls // 5)  # warm-up
+                rows[name].append(percentiles(timed(call, args.calls))[0])
+        for name, p50s in rows.items():
+            print(f"| {name} | " + " | ".join(f"{p:.3f}" for p in p50s) + " |")
+        channel.close()
+    finally:
+        server.kill()
+        server.wait()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parsed = parser.parse_args()
+    if parsed.serve:
+        asyncio.run(_serve())
+    else:
+        main(parsed)
