@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import uuid
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -237,9 +237,12 @@ class Matrix:
 
     def victim(self, target: str) -> pb.Memory:
         """A memory for one cell to update, delete or forget (by its category)."""
-        text = f"victim {uuid.uuid4().hex}"
+        text = f"victim {unique_name()}"
         request = _create(target, text)
-        request.memory.category = f"victim-{uuid.uuid4().hex}"
+        request.memory.category = f"victim-{unique_name()}"
+        # Two random names can embed above the default 0.95 (one pair measured
+        # 0.956): only an exact repeat may count as a duplicate here.
+        request.dedup_threshold = 1.0
         memory: pb.Memory = self.root_call("CreateMemory", request).memory
         return memory
 
@@ -261,6 +264,14 @@ class Matrix:
 def stored(memory: pb.Memory) -> Stored:
     s = memory.scope
     return (memory.content, memory.version, s.user_id, s.agent_id, s.app_id)
+
+
+_NAMES = random.Random(14)
+
+
+def unique_name() -> str:
+    """32 hex digits, new on each call and the same sequence on every run."""
+    return f"{_NAMES.getrandbits(128):032x}"
 
 
 def _create(target: str, content: str) -> svc.CreateMemoryRequest:

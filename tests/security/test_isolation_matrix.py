@@ -18,7 +18,6 @@ scope: test_admin_rpcs runs them for every caller, apart from the matrix.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +44,7 @@ from principals import (
     start_mtls_realm,
     stored,
     target_scope,
+    unique_name,
 )
 from support import ServerProcess
 
@@ -171,12 +171,13 @@ class Cell:
 
 def _cell(matrix: Matrix, rpc: str, target: str) -> Cell:
     scope, seed = target_scope(target), matrix.seeds[target]
-    fresh = f"matrix {uuid.uuid4().hex}"
+    fresh = f"matrix {unique_name()}"
     cell = Cell(rpc, target, None, fresh)
     match rpc:
         case "CreateMemory":
+            # As the batch's items: two random names can embed above the default 0.95.
             cell.request = svc.CreateMemoryRequest(
-                memory=pb.Memory(content=fresh, scope=scope), mode=SYNC
+                memory=pb.Memory(content=fresh, scope=scope), mode=SYNC, dedup_threshold=1.0
             )
         case "BatchCreateMemories":
             items = [
@@ -218,9 +219,7 @@ def _cell(matrix: Matrix, rpc: str, target: str) -> Cell:
         case "ExportMemories":
             cell.request = svc.ExportMemoriesRequest(scope=scope, page_size=1000)
         case "ImportMemories":
-            record = pb.Memory(
-                id=f"matrix-{uuid.uuid4().hex}", content=fresh, scope=scope, version=1
-            )
+            record = pb.Memory(id=f"matrix-{unique_name()}", content=fresh, scope=scope, version=1)
             cell.request = svc.ImportMemoriesRequest(memories=[svc.ExportedMemory(memory=record)])
         case "WatchMemories":
             cell.request = svc.WatchMemoriesRequest(scope=scope)
