@@ -212,6 +212,14 @@ def test_diversity_reranks_by_mmr_with_cosine_scores(
     run(backend, scenario)
 
 
+def _hybrid_config() -> qe.EdgeConfig:
+    """The shard config of schema 2 and up: dense and BM25 vectors."""
+    return qe.EdgeConfig(
+        vectors={"dense": qe.EdgeVectorParams(size=4, distance=qe.Distance.Cosine)},
+        sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+    )
+
+
 def _write_old_data_dir(
     data_dir: Path,
     config: qe.EdgeConfig,
@@ -261,10 +269,7 @@ def test_edge_index_of_schema_1_is_migrated_on_open(tmp_path: Path) -> None:
 def test_edge_index_of_schema_2_gains_the_expire_time_index_on_open(tmp_path: Path) -> None:
     """A data directory made before the expire_time index keeps its points and gains the index
     (and update_time's), so every read's not-expired filter is answered from an index."""
-    config = qe.EdgeConfig(
-        vectors={"dense": qe.EdgeVectorParams(size=4, distance=qe.Distance.Cosine)},
-        sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-    )
+    config = _hybrid_config()
     tenant = qe.UpdateOperation.create_field_index("user_id", qe.KeywordIndexParams(is_tenant=True))
     _write_old_data_dir(tmp_path, config, schema=2, setup=[tenant])
 
@@ -294,10 +299,7 @@ def test_edge_index_of_schema_3_gains_the_update_time_index_and_still_weighs_by_
         aged(B, unit(1, 0.1, 0, 0), now),
         aged(C, Q, now - half_life),
     ]
-    config = qe.EdgeConfig(
-        vectors={"dense": qe.EdgeVectorParams(size=4, distance=qe.Distance.Cosine)},
-        sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-    )
+    config = _hybrid_config()
     indexes = [
         qe.UpdateOperation.create_field_index("user_id", qe.KeywordIndexParams(is_tenant=True)),
         qe.UpdateOperation.create_field_index("create_time", qe.PayloadSchemaType.Datetime),

@@ -69,7 +69,7 @@ class OnnxMiniLMEmbedder:
         # index's load, which holds it (0.34 s of the 4.8 s to open 1M memories).
         self._session = self._executor.submit(_open_session, path, options)
 
-    def session(self) -> ort.InferenceSession:
+    def _loaded_session(self) -> ort.InferenceSession:
         """The model's session, once loaded; raises EmbeddingError if it could not load."""
         try:
             return self._session.result()
@@ -100,8 +100,9 @@ class OnnxMiniLMEmbedder:
             "attention_mask": mask,
             "token_type_ids": np.zeros_like(ids),
         }
+        session = self._loaded_session()
         try:
-            (hidden,) = self.session().run(["last_hidden_state"], feeds)
+            (hidden,) = session.run(["last_hidden_state"], feeds)
         except Exception as exc:  # onnxruntime raises its own unexported error types
             raise EmbeddingError(f"onnxruntime failed on a batch of {len(texts)}") from exc
         weights = mask[:, :, None].astype(np.float32)
