@@ -95,8 +95,15 @@ def memories(count: int, seed: int = 7) -> list[str]:
 
 
 def queries(count: int, seed: int = 11) -> list[str]:
+    """``count`` questions drawn from about 250 distinct ones: they repeat."""
     rng = random.Random(seed)
     return [
         f"What does the user think about {rng.choice(_WORDS_A)} and {rng.choice(_WORDS_B)}?"
         for _ in range(count)
     ]
+
+
+def fresh_queries(count: int, seed: int = 11) -> list[str]:
+    """``count`` distinct questions, each numbered: a server's embedding cache
+    has seen none of them, so each search pays for its embedding."""
+    return [f"{question[:-1]} (question {i})?" for i, question in enumerate(queries(count, seed))]

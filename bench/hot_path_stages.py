@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import qdrant_edge as qe
-from corpus import memories, queries
+from corpus import fresh_queries, memories
 from harness import percentiles, timed
 
 from memoryd.config import Settings
@@ -57,7 +57,7 @@ async def _run(app: App, args: argparse.Namespace) -> None:
         ]
         await writes.create(batch, WriteMode.SYNC, is_batch=True)
     fresh = iter(texts[args.memories :])
-    asked = queries(2 * args.samples)
+    asked = fresh_queries(2 * args.samples)
     model = _innermost(app.embedder.current)
     rows: dict[str, list[float]] = {}
 

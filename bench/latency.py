@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 
 import grpc
-from corpus import memories, queries
+from corpus import fresh_queries, memories
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from harness import on_scratch_server, percentiles, spread, store, timed
 
@@ -45,7 +45,7 @@ def run(channel: grpc.Channel, args: argparse.Namespace) -> None:
     )
 
     fresh = texts[args.memories :]
-    question = queries(args.samples)
+    question = fresh_queries(args.samples)
     rows = {
         "empty RPC (health Check)": timed(
             lambda i: health.Check(health_pb2.HealthCheckRequest()), args.samples

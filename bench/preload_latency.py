@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 
 import grpc
-from corpus import memories, queries
+from corpus import fresh_queries, memories
 from harness import on_scratch_server, percentiles, spread, store
 
 from memoryd.v1 import memory_pb2 as pb
@@ -43,7 +43,7 @@ def run(channel: grpc.Channel, args: argparse.Namespace) -> None:
                 mode=svc.WRITE_MODE_SYNC,
             )
         )
-    question = queries(args.samples)
+    question = fresh_queries(args.samples)
 
     def search(i: int) -> None:
         stub.SearchMemories(

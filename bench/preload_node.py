@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from corpus import memories, queries
+from corpus import fresh_queries, memories
 from harness import ServerProcess, percentiles, spread, store
 from tenxgraph.core.state import AgentState, Message
 from tenxgraph.storage.store import create_memory_preload_node as tenxgraph_node
@@ -106,7 +106,7 @@ def run(server: ServerProcess, args: argparse.Namespace) -> None:
     users = max(1, args.memories // args.per_user)
     with server.channel() as channel:
         store(memory_service_pb2_grpc.MemoryServiceStub(channel), spread(texts, users))
-    question = queries(args.samples + 20)
+    question = fresh_queries(args.samples + 20)
     memoryd = MemorydStore(server.address)
     samples = asyncio.run(measure(memoryd, question, users, args))
 

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import grpc
-from corpus import memories, queries
+from corpus import fresh_queries, memories
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from harness import ServerProcess, spread, store
 
@@ -52,7 +52,8 @@ def main() -> None:
         try:
             with server.channel() as channel:
                 call = _prepare(channel, args)
-                for i in range(min(200, args.calls)):  # warm up before the measured calls
+                warm_up = min(200, args.calls)
+                for i in range(warm_up):  # before the measured calls, with texts of its own
                     call(i)
                 assert server.process is not None
                 sampler = subprocess.Popen(
@@ -75,7 +76,7 @@ def main() -> None:
                 )
                 time.sleep(1)  # py-spy attaches before the first measured call
                 start = time.perf_counter()
-                for i in range(args.calls):
+                for i in range(warm_up, warm_up + args.calls):
                     call(i)
                 elapsed = time.perf_counter() - start
                 sampler.send_signal(signal.SIGINT)
@@ -93,7 +94,7 @@ def _prepare(channel: grpc.Channel, args: argparse.Namespace) -> Callable[[int],
     texts = memories(args.memories + 200 * args.calls + 400, seed=5)
     store(stub, spread(texts[: args.memories], users))
     fresh = iter(texts[args.memories :])
-    asked = queries(args.calls + 200)
+    asked = fresh_queries(args.calls + 200)
 
     def scope(i: int) -> pb.Scope:
         return pb.Scope(user_id=f"user-{i % users}")

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import grpc
-from corpus import memories, queries
+from corpus import fresh_queries, memories
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from harness import ServerProcess, percentiles, spread, store, timed
 
@@ -43,7 +43,7 @@ def main() -> None:
     # Each round takes 2 x calls texts (SYNC and ASYNC creates) and 100 (the batch) per server.
     per_round = len(VARIANTS) * (2 * args.calls + 100)
     texts = iter(memories(args.memories * len(VARIANTS) + args.rounds * per_round, seed=31))
-    asked = iter(queries(len(VARIANTS) * args.rounds * args.calls, seed=32))
+    asked = iter(fresh_queries(len(VARIANTS) * args.rounds * args.calls, seed=32))
     users = max(10, args.memories // 100)  # searches ask user-0 to user-9
     with tempfile.TemporaryDirectory() as scratch:
         servers = {
