@@ -59,8 +59,9 @@ class OnnxMiniLMEmbedder:
         if not keep_spinning:
             # The pool's threads spin inside a model call (fast hand-offs between
             # its parallel steps) but not after it: spinning on took the cores
-            # from the event loop, and search p95 rose from about 9 ms to 13-17 ms
-            # on 2 cores (bench/spinning.py runs both side by side).
+            # from the event loop; on 2 cores a search with a new query text went
+            # from 5.8 to 9.5 ms p50 and a SYNC create from 8.8 to 16.1 ms
+            # (bench/spinning.py runs both side by side).
             options.add_session_config_entry("session.force_spinning_stop", "1")
         self._tokenizer = load_tokenizer()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnx-embed")
