@@ -55,7 +55,9 @@ def make_embedder(
         from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
 
         provider = OnnxMiniLMEmbedder(
-            intra_op_threads=settings.embed_threads, keep_spinning=settings.embed_keep_spinning
+            intra_op_threads=settings.embed_threads,
+            keep_spinning=settings.embed_keep_spinning,
+            thread_niceness=settings.embed_thread_niceness,
         )
     embedder: Embedder = MicroBatchingEmbedder(provider, max_batch=settings.embed_batch_size)
     cache = None

@@ -83,6 +83,9 @@ class Settings(BaseSettings):
         description="MEMORYD_EMBED_KEEP_SPINNING: the local model's threads spin on after each "
         "call, waiting for the next (on a small machine they take the cores from the server).",
     )
+    embed_thread_niceness: int = Field(
+        10, ge=0, le=19, description="MEMORYD_EMBED_THREAD_NICENESS: model threads yield (0: no)."
+    )
     embed_cache_size: int = Field(10_000, ge=0, description="MEMORYD_EMBED_CACHE_SIZE (texts).")
     dedup_threshold: float = Field(
         0.95, ge=0, le=1, description="MEMORYD_DEDUP_THRESHOLD: similarity of a duplicate."

