@@ -7,6 +7,11 @@ message: unary, a stream yielding it from an async generator (as memoryd's
 Preload does), and a stream writing it with context.write. One client channel
 calls them in turn, --rounds times, and prints each p50 (milliseconds) per round.
 
+A fourth method is the floor under a cached search (goal 2): a unary call that
+takes a SearchMemoriesRequest and answers a SearchMemoriesResponse of 5 hits
+built beforehand (corpus texts, scope, metadata, timestamps), so what grpc.aio
+itself adds for a search's messages shows apart from the server's own work.
+
     python bench/grpc_stream_floor.py
 """
 
@@ -19,8 +24,13 @@ import sys
 from collections.abc import AsyncIterator, Callable
 
 import grpc
+from corpus import memories
+from google.protobuf import struct_pb2, timestamp_pb2
 from grpc_health.v1 import health_pb2
 from harness import percentiles, timed
+
+from memoryd.v1 import memory_pb2 as pb
+from memoryd.v1 import memory_service_pb2 as svc
 
 Request = health_pb2.HealthCheckRequest
 Reply = health_pb2.HealthCheckResponse
@@ -39,13 +49,48 @@ async def _written(request: Request, context: grpc.aio.ServicerContext) -> None:
     await context.write(Reply(status=Reply.SERVING))
 
 
+def _five_hits() -> svc.SearchMemoriesResponse:
+    """A reply the size and shape of memoryd's to a limit-5 user search."""
+    now = timestamp_pb2.Timestamp(seconds=1_764_000_000, nanos=123_456_000)
+    metadata = struct_pb2.Struct()
+    metadata.update({"source": "chat", "turn": 12})
+    return svc.SearchMemoriesResponse(
+        results=[
+            svc.SearchResult(
+                memory=pb.Memory(
+                    id=f"memories/0198f3c2-7d7e-7c1a-9b1e-00000000000{rank}",
+                    content=text,
+                    scope=pb.Scope(user_id="user-3", agent_id="assistant"),
+                    category="preferences",
+                    metadata=metadata,
+                    create_time=now,
+                    update_time=now,
+                    version=1,
+                ),
+                score=0.8 - rank / 20,
+            )
+            for rank, text in enumerate(memories(5, seed=7))
+        ]
+    )
+
+
 async def _serve() -> None:
     server = grpc.aio.server()
     decode, encode = Request.FromString, Reply.SerializeToString
+    hits = _five_hits()
+
+    async def searched(request: svc.SearchMemoriesRequest, context: object) -> object:
+        return hits
+
     handlers = {
         "Unary": grpc.unary_unary_rpc_method_handler(_unary, decode, encode),
         "Yielded": grpc.unary_stream_rpc_method_handler(_yielded, decode, encode),
         "Written": grpc.unary_stream_rpc_method_handler(_written, decode, encode),
+        "Search": grpc.unary_unary_rpc_method_handler(
+            searched,
+            svc.SearchMemoriesRequest.FromString,
+            svc.SearchMemoriesResponse.SerializeToString,
+        ),
     }
     server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(SERVICE, handlers)])
     port = server.add_insecure_port("127.0.0.1:0")
@@ -65,10 +110,20 @@ def main(args: argparse.Namespace) -> None:
         unary = channel.unary_unary(f"/{SERVICE}/Unary", encode, decode)
         yielded = channel.unary_stream(f"/{SERVICE}/Yielded", encode, decode)
         written = channel.unary_stream(f"/{SERVICE}/Written", encode, decode)
+        search = channel.unary_unary(
+            f"/{SERVICE}/Search",
+            svc.SearchMemoriesRequest.SerializeToString,
+            svc.SearchMemoriesResponse.FromString,
+        )
+        asked = svc.SearchMemoriesRequest(
+            query="where does the user live", scope=pb.Scope(user_id="user-3"), limit=5
+        )
+        print(f"the search reply: {_five_hits().ByteSize()} bytes\n")
         calls: dict[str, Callable[[int], object]] = {
             "unary": lambda i: unary(Request()),
             "stream, async generator": lambda i: list(yielded(Request())),
             "stream, context.write": lambda i: list(written(Request())),
+            "unary, search request and 5-hit reply": lambda i: search(asked),
         }
         print(f"p50 ms of {args.calls} calls, per round\n")
         print("| call | " + " | ".join(f"round {r + 1}" for r in range(args.rounds)) + " |")
