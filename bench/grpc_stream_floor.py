@@ -74,20 +74,24 @@ def _five_hits() -> svc.SearchMemoriesResponse:
     )
 
 
+FIVE_HITS = _five_hits()
+
+
+async def _searched(
+    request: svc.SearchMemoriesRequest, context: grpc.aio.ServicerContext
+) -> svc.SearchMemoriesResponse:
+    return FIVE_HITS
+
+
 async def _serve() -> None:
     server = grpc.aio.server()
     decode, encode = Request.FromString, Reply.SerializeToString
-    hits = _five_hits()
-
-    async def searched(request: svc.SearchMemoriesRequest, context: object) -> object:
-        return hits
-
     handlers = {
         "Unary": grpc.unary_unary_rpc_method_handler(_unary, decode, encode),
         "Yielded": grpc.unary_stream_rpc_method_handler(_yielded, decode, encode),
         "Written": grpc.unary_stream_rpc_method_handler(_written, decode, encode),
         "Search": grpc.unary_unary_rpc_method_handler(
-            searched,
+            _searched,
             svc.SearchMemoriesRequest.FromString,
             svc.SearchMemoriesResponse.SerializeToString,
         ),
@@ -118,7 +122,7 @@ def main(args: argparse.Namespace) -> None:
         asked = svc.SearchMemoriesRequest(
             query="where does the user live", scope=pb.Scope(user_id="user-3"), limit=5
         )
-        print(f"the search reply: {_five_hits().ByteSize()} bytes\n")
+        print(f"the search reply: {FIVE_HITS.ByteSize()} bytes\n")
         calls: dict[str, Callable[[int], object]] = {
             "unary": lambda i: unary(Request()),
             "stream, async generator": lambda i: list(yielded(Request())),

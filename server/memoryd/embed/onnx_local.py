@@ -142,7 +142,7 @@ def _lower_priority(niceness: int) -> None:
     threads whenever they wake (a request arriving, a journal commit), instead of
     holding them to the end of its time slice: on 2 cores, ASYNC acknowledgements
     sent back to back, each beside the model embedding the ones before, went
-    from 2.85 to 1.30 ms p50 at niceness 10, with searches and SYNC writes
+    from 3.69 to 1.44 ms p50 at niceness 10, with searches and SYNC writes
     unchanged (bench/model_threads.py --compare niceness)."""
     if not niceness:
         return
