@@ -2,26 +2,24 @@
 
 Checks wire shape (enum values defined, oneofs set, masks known, numbers that
 JSON can hold) and names each field as the client sees it; ranges and limits
-are core's business. Reads, Preload and filter trees have their own
-*_convert.py modules beside this one.
+are core's business. Reads, Preload, filter trees and write statuses have
+their own *_convert.py modules beside this one.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
 from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
-from google.rpc import status_pb2
 
 from memoryd.api.enums import (
     MEMORY_TYPES,
     METADATA_MODES,
     WRITE_MODES,
     WRITE_OUTCOMES,
-    WRITE_STATES,
 )
 from memoryd.api.filter_convert import MAX_NANOS, time_from_proto
 from memoryd.core.documents import micros
@@ -34,11 +32,8 @@ from memoryd.core.model import (
     MemoryChange,
     MemoryType,
     NewMemory,
-    OperationKind,
     Scope,
     WriteMode,
-    WriteState,
-    WriteStatus,
 )
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
@@ -52,26 +47,33 @@ MAX_DURATION_SECONDS = 315_576_000_000
 
 
 def memory_to_proto(memory: Memory) -> pb.Memory:
-    message = pb.Memory(
-        id=memory.id,
-        content=memory.content,
-        scope=pb.Scope(
-            user_id=memory.scope.user_id,
-            agent_id=memory.scope.agent_id,
-            app_id=memory.scope.app_id,
-            thread_id=memory.scope.thread_id,
-        ),
-        memory_type=MEMORY_TYPES.to_proto(memory.memory_type),
-        category=memory.category,
-        memory_key=memory.memory_key,
-        version=memory.version,
-    )
-    message.metadata.update(dict(memory.metadata))
+    message = pb.Memory()
+    fill_memory(message, memory)
+    return message
+
+
+def fill_memory(message: pb.Memory, memory: Memory) -> None:
+    """Writes ``memory`` into ``message``, a fresh one inside a reply: filled in
+    place, a reply's memories are not copied into it, which halves the time a
+    5-hit search reply takes to make (33 -> 17 µs)."""
+    message.id = memory.id
+    message.content = memory.content
+    scope = message.scope
+    scope.SetInParent()
+    scope.user_id = memory.scope.user_id
+    scope.agent_id = memory.scope.agent_id
+    scope.app_id = memory.scope.app_id
+    scope.thread_id = memory.scope.thread_id
+    message.memory_type = MEMORY_TYPES.to_proto(memory.memory_type)
+    message.category = memory.category
+    message.memory_key = memory.memory_key
+    message.version = memory.version
+    if memory.metadata:
+        message.metadata.update(dict(memory.metadata))
     set_time(message.create_time, memory.create_time)
     set_time(message.update_time, memory.update_time)
     if memory.expire_time is not None:
         set_time(message.expire_time, memory.expire_time)
-    return message
 
 
 def set_time(field: timestamp_pb2.Timestamp, value: datetime) -> None:
@@ -82,63 +84,36 @@ def set_time(field: timestamp_pb2.Timestamp, value: datetime) -> None:
 
 
 def create_result_to_proto(result: CreateResult, write_token: str) -> svc.CreateMemoryResponse:
-    response = svc.CreateMemoryResponse(
-        memory=memory_to_proto(result.memory),
-        outcome=WRITE_OUTCOMES.to_proto(result.outcome),
-        duplicate_similarity=result.duplicate_similarity,
-        write_token=write_token,
-    )
+    response = svc.CreateMemoryResponse()
+    fill_create_result(response, result, write_token)
+    return response
+
+
+def fill_create_result(
+    response: svc.CreateMemoryResponse, result: CreateResult, write_token: str
+) -> None:
+    """Writes ``result`` into ``response``, a fresh one (see fill_memory)."""
+    fill_memory(response.memory, result.memory)
+    response.outcome = WRITE_OUTCOMES.to_proto(result.outcome)
+    response.duplicate_similarity = result.duplicate_similarity
+    response.write_token = write_token
     if not result.is_create_time_known:
         response.memory.ClearField("create_time")
-    return response
 
 
 def batch_results_to_proto(
     results: Iterable[CreateResult], write_token: str
 ) -> svc.BatchCreateMemoriesResponse:
-    return svc.BatchCreateMemoriesResponse(
-        results=[create_result_to_proto(r, write_token) for r in results],
-        write_token=write_token,
-    )
+    response = svc.BatchCreateMemoriesResponse(write_token=write_token)
+    for result in results:
+        fill_create_result(response.results.add(), result, write_token)
+    return response
 
 
 def update_result_to_proto(memory: Memory | None, write_token: str) -> svc.UpdateMemoryResponse:
     response = svc.UpdateMemoryResponse(write_token=write_token)
     if memory is not None:
-        response.memory.CopyFrom(memory_to_proto(memory))
-    return response
-
-
-def write_status_to_proto(
-    status: WriteStatus, error_status: Callable[[Exception], status_pb2.Status]
-) -> svc.GetWriteStatusResponse:
-    """The status of a write; ``error_status`` renders a failed write's error."""
-    response = svc.GetWriteStatusResponse(
-        write_token=status.token, state=WRITE_STATES.to_proto(status.state)
-    )
-    set_time(response.create_time, status.create_time)
-    if status.apply_time is not None:
-        set_time(response.apply_time, status.apply_time)
-    if status.error is not None:
-        response.error.CopyFrom(error_status(status.error))
-    if status.state is not WriteState.APPLIED:
-        return response
-    outcome, token = status.outcome, status.token
-    match status.kind:
-        case OperationKind.CREATE if isinstance(outcome, tuple):
-            response.create_memory.CopyFrom(create_result_to_proto(outcome[0], token))
-        case OperationKind.BATCH_CREATE if isinstance(outcome, tuple):
-            response.batch_create_memories.CopyFrom(batch_results_to_proto(outcome, token))
-        case OperationKind.UPDATE if isinstance(outcome, Memory):
-            response.update_memory.CopyFrom(update_result_to_proto(outcome, token))
-        case OperationKind.DELETE:
-            response.delete_memory.CopyFrom(svc.DeleteMemoryResponse(write_token=token))
-        case OperationKind.FORGET if isinstance(outcome, int):
-            response.forget_memories.CopyFrom(
-                svc.ForgetMemoriesResponse(deleted_count=outcome, write_token=token)
-            )
-        case OperationKind.IMPORT if isinstance(outcome, ImportCounts):
-            response.import_memories.CopyFrom(import_counts_to_proto(outcome, token))
+        fill_memory(response.memory, memory)
     return response
 
 

@@ -67,13 +67,14 @@ def _turn_from_proto(turn: svc.ConversationTurn, field: str) -> Turn:
 def preload_event_to_proto(event: PreloadEvent) -> svc.PreloadResponse:
     match event:
         case ScopeHits():
-            hits = svc.ScopeHits(
-                scope=PRELOAD_SCOPES.to_proto(event.scope),
-                results=query_convert.search_results_to_proto(event.hits).results,
-            )
+            response = svc.PreloadResponse()
+            hits = response.hits
+            hits.SetInParent()  # set even with no hits and no scope
+            hits.scope = PRELOAD_SCOPES.to_proto(event.scope)
+            query_convert.add_search_results(hits.results, event.hits)
             if event.error is not None:
                 hits.error.CopyFrom(_scope_error(event.error))
-            return svc.PreloadResponse(hits=hits)
+            return response
         case PreloadContext():
             return svc.PreloadResponse(
                 context=svc.PreloadContext(

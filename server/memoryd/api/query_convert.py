@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import timedelta
 
-from memoryd.api.convert import duration_from_proto, memory_to_proto, scope_from_proto
+from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
+
+from memoryd.api.convert import duration_from_proto, fill_memory, scope_from_proto
 from memoryd.api.enums import MEMORY_TYPES, RETRIEVAL_MODES
 from memoryd.api.filter_convert import filter_from_proto
 from memoryd.core.errors import InvalidArgument
@@ -102,13 +104,21 @@ def list_query_from_proto(request: svc.ListMemoriesRequest) -> ListQuery:
 
 
 def search_results_to_proto(hits: Iterable[ScoredMemory]) -> svc.SearchMemoriesResponse:
-    return svc.SearchMemoriesResponse(
-        results=[svc.SearchResult(memory=memory_to_proto(h.memory), score=h.score) for h in hits]
-    )
+    response = svc.SearchMemoriesResponse()
+    add_search_results(response.results, hits)
+    return response
+
+
+def add_search_results(
+    results: RepeatedCompositeFieldContainer[svc.SearchResult], hits: Iterable[ScoredMemory]
+) -> None:
+    """Appends ``hits`` to a reply's ``results``, filled in place (see fill_memory)."""
+    for hit in hits:
+        fill_memory(results.add(score=hit.score).memory, hit.memory)
 
 
 def memory_page_to_proto(page: MemoryPage) -> svc.ListMemoriesResponse:
-    return svc.ListMemoriesResponse(
-        memories=[memory_to_proto(m) for m in page.memories],
-        next_page_token=page.next_page_token,
-    )
+    response = svc.ListMemoriesResponse(next_page_token=page.next_page_token)
+    for memory in page.memories:
+        fill_memory(response.memories.add(), memory)
+    return response

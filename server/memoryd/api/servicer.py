@@ -13,6 +13,7 @@ from memoryd.api.auth import current_principal
 from memoryd.api.errors import rpc_errors, rpc_stream_errors, status_for
 from memoryd.api.transfer_rpcs import TransferRpcs
 from memoryd.api.watch_rpcs import WatchRpcs
+from memoryd.api.write_status_convert import write_status_to_proto
 from memoryd.core.admin import Admin
 from memoryd.core.consistency import ANSWER_MARGIN_SECONDS
 from memoryd.core.feed import ChangeFeed
@@ -114,7 +115,9 @@ class MemoryServicer(
         scope = convert.scope_from_proto(request.scope)
         reading = _read_by_caller(context, request.consistency_token)
         memory = await self._reads.get(request.id, scope, **reading)
-        return svc.GetMemoryResponse(memory=convert.memory_to_proto(memory))
+        response = svc.GetMemoryResponse()
+        convert.fill_memory(response.memory, memory)
+        return response
 
     @rpc_errors
     async def ListMemories(
@@ -177,4 +180,4 @@ class MemoryServicer(
         self, request: svc.GetWriteStatusRequest, context: Context
     ) -> svc.GetWriteStatusResponse:
         status = await self._writes.write_status(request.write_token, principal=current_principal())
-        return convert.write_status_to_proto(status, status_for)
+        return write_status_to_proto(status, status_for)

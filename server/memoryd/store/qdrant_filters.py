@@ -12,7 +12,13 @@ import qdrant_edge as qe
 
 from memoryd.core.documents import iso_time
 from memoryd.core.filters import AllOf, AnyOf, Condition, Filter, Not
-from memoryd.store.filter_translation import translate, translate_excluding
+from memoryd.store.filter_translation import (
+    Clause,
+    conjunction,
+    make,
+    to_clause,
+    translate_excluding,
+)
 
 
 class EdgeDialect:
@@ -60,34 +66,50 @@ _EDGE = EdgeDialect()
 
 def to_edge_filter(tree: Filter, *, excluding_ids: Sequence[str] = ()) -> qe.Filter:
     """The Qdrant Edge filter matching exactly the points ``tree`` matches, but
-    for those with ``excluding_ids``."""
-    if excluding_ids or _has_bool(tree):
+    for those with ``excluding_ids``.
+
+    Each Edge condition costs 1-3 µs to make, so filters are remembered: the
+    items of a batch share their dedup filter whole, and reads share their
+    scope's part. A part compared with a time is made afresh: the not-expired
+    part of every read holds the clock's time, and remembering it would only
+    push out the parts that do repeat.
+    """
+    kinds = _kinds_compared_with(tree)
+    # A bool equals (and hashes as) the number 1 or 0 but translates
+    # differently: trees comparing with one are not remembered.
+    if excluding_ids or bool in kinds:
         result: qe.Filter = translate_excluding(tree, excluding_ids, _EDGE)
         return result
-    return _remembered(tree)
+    if datetime not in kinds:
+        return _remembered_filter(tree)
+    parts = tree.filters if isinstance(tree, AllOf) else (tree,)
+    clauses = [
+        to_clause(part, _EDGE) if datetime in _kinds_compared_with(part) else _remembered(part)
+        for part in parts
+    ]
+    edge_filter: qe.Filter = make(conjunction(clauses, _EDGE), _EDGE)
+    return edge_filter
 
 
 @lru_cache(maxsize=4096)
-def _remembered(tree: Filter) -> qe.Filter:
-    """Each Edge filter object costs about 10 µs to make, and a dedup search's
-    filter has eight: a batch's items share theirs whole, and reads share
-    their scope's part (the not-expired part changes with the time), so the
-    parts of an all-of are remembered one by one."""
-    if isinstance(tree, AllOf):
-        return _EDGE.clause(must=[_remembered(part) for part in tree.filters])
-    result: qe.Filter = translate(tree, _EDGE)
-    return result
+def _remembered_filter(tree: Filter) -> qe.Filter:
+    edge_filter: qe.Filter = make(_remembered(tree), _EDGE)
+    return edge_filter
 
 
-def _has_bool(tree: Filter) -> bool:
-    """Whether a condition compares with a bool, which equals (and hashes as)
-    the number 1 or 0 but translates differently: such trees are not remembered."""
+@lru_cache(maxsize=4096)
+def _remembered(tree: Filter) -> Clause:
+    return to_clause(tree, _EDGE)
+
+
+def _kinds_compared_with(tree: Filter) -> set[type]:
+    """The types of the values the conditions of ``tree`` compare with."""
     match tree:
         case Condition(values=values):
-            return any(isinstance(value, bool) for value in values)
+            return {type(value) for value in values}
         case AllOf(filters) | AnyOf(filters):
-            return any(_has_bool(part) for part in filters)
+            return set().union(*(_kinds_compared_with(part) for part in filters))
         case Not(child):
-            return _has_bool(child)
+            return _kinds_compared_with(child)
         case _:
             assert_never(tree)
