@@ -7,7 +7,8 @@ prints, in microseconds per call (median of --rounds rounds of --calls each):
 - the binding alone: a Filter holding one field condition, against one
   holding a Filter that holds the condition;
 - a search's filter (a user's scope, and the not-expired part, which holds
-  the clock's time) and a dedup search's filter (scope and type), each made
+  the clock's time) and a batch item's dedup filter (scope and type, not
+  expired at the write's time, the same for every item), each made
   and read into a QueryRequest: as memoryd makes them
   (qdrant_filters.to_edge_filter), against a one-to-one translation that
   gives every node its own Filter and remembers what it made, as memoryd did
@@ -97,7 +98,8 @@ def main() -> None:
     query = qe.Query.Nearest([0.1] * 384, using="dense")
     scope = Scope(user_id="user-1", agent_id="agent-1")
     user_scope = read_selection_filter(Selection(scope=scope))
-    dedup = same_scope_and_type(scope, MemoryType.SEMANTIC)
+    # A batch's items share one: the not-expired part holds the write's time.
+    dedup = AllOf((same_scope_and_type(scope, MemoryType.SEMANTIC), live_at(datetime.now(UTC))))
 
     def searched(made: Callable[[], Any]) -> Callable[[], Any]:
         return lambda: qe.QueryRequest(limit=5, query=query, filter=made())
@@ -117,7 +119,7 @@ def main() -> None:
             searched(read(as_before)),
         ),
         (
-            "a dedup search's filter, in its request",
+            "a batch item's dedup filter, in its request",
             searched(lambda: to_edge_filter(dedup)),
             searched(lambda: as_before(dedup)),
         ),

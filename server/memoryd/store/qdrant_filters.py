@@ -66,34 +66,21 @@ _EDGE = EdgeDialect()
 
 def to_edge_filter(tree: Filter, *, excluding_ids: Sequence[str] = ()) -> qe.Filter:
     """The Qdrant Edge filter matching exactly the points ``tree`` matches, but
-    for those with ``excluding_ids``.
-
-    Each Edge condition costs 1-3 µs to make, so filters are remembered: the
-    items of a batch share their dedup filter whole, and reads share their
-    scope's part. A part compared with a time is made afresh: the not-expired
-    part of every read holds the clock's time, and remembering it would only
-    push out the parts that do repeat.
-    """
-    kinds = _kinds_compared_with(tree)
-    # A bool equals (and hashes as) the number 1 or 0 but translates
-    # differently: trees comparing with one are not remembered.
-    if excluding_ids or bool in kinds:
+    for those with ``excluding_ids``."""
+    if excluding_ids or _has_bool(tree):
         result: qe.Filter = translate_excluding(tree, excluding_ids, _EDGE)
         return result
-    if datetime not in kinds:
-        return _remembered_filter(tree)
-    parts = tree.filters if isinstance(tree, AllOf) else (tree,)
-    clauses = [
-        to_clause(part, _EDGE) if datetime in _kinds_compared_with(part) else _remembered(part)
-        for part in parts
-    ]
-    edge_filter: qe.Filter = make(conjunction(clauses, _EDGE), _EDGE)
-    return edge_filter
+    return _remembered_filter(tree)
 
 
 @lru_cache(maxsize=4096)
 def _remembered_filter(tree: Filter) -> qe.Filter:
-    edge_filter: qe.Filter = make(_remembered(tree), _EDGE)
+    """Each Edge condition costs 1-3 µs to make, so filters are remembered:
+    the items of a batch share their dedup filter whole, and reads share their
+    scope's part (the not-expired part holds the clock's time), so the parts
+    of an all-of are remembered one by one too."""
+    parts = tree.filters if isinstance(tree, AllOf) else (tree,)
+    edge_filter: qe.Filter = make(conjunction([_remembered(part) for part in parts], _EDGE), _EDGE)
     return edge_filter
 
 
@@ -102,14 +89,15 @@ def _remembered(tree: Filter) -> Clause:
     return to_clause(tree, _EDGE)
 
 
-def _kinds_compared_with(tree: Filter) -> set[type]:
-    """The types of the values the conditions of ``tree`` compare with."""
+def _has_bool(tree: Filter) -> bool:
+    """Whether a condition compares with a bool, which equals (and hashes as)
+    the number 1 or 0 but translates differently: such trees are not remembered."""
     match tree:
         case Condition(values=values):
-            return {type(value) for value in values}
+            return any(isinstance(value, bool) for value in values)
         case AllOf(filters) | AnyOf(filters):
-            return set().union(*(_kinds_compared_with(part) for part in filters))
+            return any(_has_bool(part) for part in filters)
         case Not(child):
-            return _kinds_compared_with(child)
+            return _has_bool(child)
         case _:
             assert_never(tree)
