@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from memoryd.core.applier import Applier
+from memoryd.core.apply_entry import CREATE_CHUNK
 from memoryd.core.errors import EmbeddingError, WriteFailed
 from memoryd.core.indexer import Indexer, IndexerSettings
 from memoryd.core.memories import Memories
@@ -188,6 +189,65 @@ def test_a_batch_larger_than_a_chunk_applies_in_order_and_dedups_across_chunks(
             await memories.stop(0)
 
     asyncio.run(run())
+
+
+class StartRecordingEmbedder(PoisonInjectingEmbedder):
+    """The real model, logging ("embed", first text) as each call starts."""
+
+    def __init__(self, inner: OnnxMiniLMEmbedder, log: list[tuple[str, str]]) -> None:
+        super().__init__(inner)
+        self.log = log
+
+    async def embed(self, texts: Sequence[str]) -> list[Vector]:
+        self.log.append(("embed", texts[0]))
+        return await super().embed(texts)
+
+
+class UpsertRecordingIndex(SlowIndex):
+    """The real index, logging ("upsert", text) per upsert; unlike SlowIndex's,
+    its upserts never suspend, as the engine's own do not."""
+
+    def __init__(self, inner: EdgeIndex, log: list[tuple[str, str]]) -> None:
+        super().__init__(inner, delay=0)
+        self.log = log
+
+    async def upsert(self, points: Sequence[Point]) -> None:
+        self.log.append(("upsert", points[0].text))
+        await self._inner.upsert(points)
+
+
+def test_a_batch_embeds_its_next_chunk_while_it_applies_the_one_before(tmp_path: Path, model):
+    """The model and the index calls overlap: each chunk's embedding has started
+    before the last item of the chunk before it is stored."""
+    texts = [f"the user keeps note number {i} about the {i}th garden bed" for i in range(80)]
+    log: list[tuple[str, str]] = []
+    embedder = StartRecordingEmbedder(model, log)
+
+    async def run() -> None:
+        spec = IndexSpec(embedder.model_id, embedder.dimension)
+        index = UpsertRecordingIndex(EdgeIndex.open(tmp_path / "index", spec), log)
+        journal = Journal.open(tmp_path / "journal.sqlite3")
+        applier = Applier(index, limits=Limits(), dedup_threshold=0.999)  # every note stored
+        indexer = Indexer(journal, applier, embedder, IndexerSettings())
+        memories = Memories(
+            index, embedder, journal, indexer, applier, tokens=WordPieceTokenCounter()
+        )
+        await memories.start()
+        try:
+            receipt = await memories.writes.create(
+                [NewMemory(t, Scope("batch")) for t in texts], WriteMode.SYNC, is_batch=True
+            )
+            assert [r.outcome.value for r in receipt.result] == ["created"] * 80
+        finally:
+            await memories.stop(0)
+            await journal.close()
+            await index.close()
+
+    asyncio.run(run())
+    for chunk_start in (CREATE_CHUNK, 2 * CREATE_CHUNK):
+        next_embedding = log.index(("embed", texts[chunk_start]))
+        last_stored_before = log.index(("upsert", texts[chunk_start - 1]))
+        assert next_embedding < last_stored_before, log
 
 
 def test_a_sync_create_embeds_its_text_once_while_its_journal_commit_runs(tmp_path: Path, model):

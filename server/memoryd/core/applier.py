@@ -12,6 +12,7 @@ replay settles dedup the same way: memories expired then count for nothing.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
@@ -76,6 +77,10 @@ class Applier:
         the position of ``items[0]`` in the write (a write applies in chunks)."""
         results = []
         for i, (item, vector) in enumerate(zip(items, vectors, strict=True), start=first):
+            if i > first:
+                # Index calls never suspend: a turn of the loop between items lets
+                # the next chunk's embedding start while this one is applied.
+                await asyncio.sleep(0)
             result = await self._create_one(item, vector, (seq, i), at)
             if result.outcome in (WriteOutcome.CREATED, WriteOutcome.UPDATED_EXISTING):
                 self._telemetry.memories_stored.add(1, {"memoryd.outcome": result.outcome.value})
