@@ -35,7 +35,7 @@ from memoryd.core.filters import AllOf, AnyOf, Condition, Filter, Not
 from memoryd.core.model import MemoryType, Scope, Selection
 from memoryd.core.scoping import read_selection_filter
 from memoryd.store.filter_translation import make, to_clause
-from memoryd.store.qdrant_filters import EdgeDialect, to_edge_filter
+from memoryd.store.qdrant_filters import EdgeDialect, compares_with_bool, to_edge_filter
 
 DIALECT = EdgeDialect()
 
@@ -43,7 +43,7 @@ DIALECT = EdgeDialect()
 def as_before(tree: Filter) -> Any:
     """As memoryd made a filter before: afresh if it compares with a bool, else
     remembered, and an all-of made of its remembered parts."""
-    return one_to_one(tree) if _compares_with_bool(tree) else _remembered(tree)
+    return one_to_one(tree) if compares_with_bool(tree) else _remembered(tree)
 
 
 @lru_cache(maxsize=4096)
@@ -51,17 +51,6 @@ def _remembered(tree: Filter) -> Any:
     if isinstance(tree, AllOf):
         return DIALECT.clause(must=[_remembered(part) for part in tree.filters])
     return one_to_one(tree)
-
-
-def _compares_with_bool(tree: Filter) -> bool:
-    match tree:
-        case Condition(values=values):
-            return any(isinstance(value, bool) for value in values)
-        case AllOf(parts) | AnyOf(parts):
-            return any(_compares_with_bool(part) for part in parts)
-        case Not(child):
-            return _compares_with_bool(child)
-    return False
 
 
 def one_to_one(tree: Filter) -> Any:

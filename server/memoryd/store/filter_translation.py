@@ -77,11 +77,6 @@ def make(clause: Clause, dialect: Dialect) -> Any:
     )
 
 
-def translate(tree: Filter, dialect: Dialect) -> Any:
-    """The dialect's filter matching exactly the points ``tree`` matches."""
-    return make(to_clause(tree, dialect), dialect)
-
-
 def translate_excluding(tree: Filter, ids: Sequence[str], dialect: Dialect) -> Any:
     """The dialect's filter matching the points ``tree`` matches, except those with ``ids``."""
     clause = to_clause(tree, dialect)

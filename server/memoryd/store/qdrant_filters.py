@@ -67,7 +67,7 @@ _EDGE = EdgeDialect()
 def to_edge_filter(tree: Filter, *, excluding_ids: Sequence[str] = ()) -> qe.Filter:
     """The Qdrant Edge filter matching exactly the points ``tree`` matches, but
     for those with ``excluding_ids``."""
-    if excluding_ids or _has_bool(tree):
+    if excluding_ids or compares_with_bool(tree):
         result: qe.Filter = translate_excluding(tree, excluding_ids, _EDGE)
         return result
     return _remembered_filter(tree)
@@ -89,15 +89,15 @@ def _remembered(tree: Filter) -> Clause:
     return to_clause(tree, _EDGE)
 
 
-def _has_bool(tree: Filter) -> bool:
+def compares_with_bool(tree: Filter) -> bool:
     """Whether a condition compares with a bool, which equals (and hashes as)
     the number 1 or 0 but translates differently: such trees are not remembered."""
     match tree:
         case Condition(values=values):
             return any(isinstance(value, bool) for value in values)
         case AllOf(filters) | AnyOf(filters):
-            return any(_has_bool(part) for part in filters)
+            return any(compares_with_bool(part) for part in filters)
         case Not(child):
-            return _has_bool(child)
+            return compares_with_bool(child)
         case _:
             assert_never(tree)
