@@ -6,8 +6,10 @@ in one run (p50 of --samples calls, milliseconds):
 
 - the model alone (embed_sync on the calling thread) and through the server's
   embedder stack (cache miss: micro-batching, executor hop, tracing wrapper);
-- the Qdrant Edge query alone (the shard's own call, on the calling thread)
-  and through the index stack (plan, executor hop, result conversion);
+- the Qdrant Edge query alone (the shard's own call, on the calling thread),
+  alone with the "not expired" part every read adds (which the index leaves
+  out while nothing stored expires, store/expiry_bound.py), and through the
+  index stack (plan, executor hop, result conversion);
 - Reads.search with a cached query embedding (barrier, filters, conversion);
 - Writes.create ASYNC (journal fsync) and SYNC (plus embed and upsert).
 
@@ -21,6 +23,8 @@ import asyncio
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +33,8 @@ from corpus import fresh_queries, memories
 from harness import percentiles, timed
 
 from memoryd.config import Settings
+from memoryd.core.expiry import live_at
+from memoryd.core.filters import all_of
 from memoryd.core.model import NewMemory, Scope, SearchQuery, Selection, WriteMode
 from memoryd.core.ports import Search
 from memoryd.core.scoping import read_selection_filter
@@ -75,6 +81,11 @@ async def _run(app: App, args: argparse.Namespace) -> None:
     request = to_edge_request(plan_query(search))
     rows["Edge query alone"] = timed(
         lambda i: shard.query_batch(qe.QueryBatchRequest([request])), args.samples
+    )
+    live = replace(search, where=all_of(where, live_at(datetime.now(UTC))))
+    live_request = to_edge_request(plan_query(live))
+    rows["Edge query alone, with 'not expired'"] = timed(
+        lambda i: shard.query_batch(qe.QueryBatchRequest([live_request])), args.samples
     )
     rows["index.search (plan, hop, convert)"] = await _timed(
         lambda i: app.index.search([search]), args.samples

@@ -2,9 +2,11 @@
 
 Reads never wait for the purge: every read path adds ``live_at(now)`` to its
 filter, so an expired memory disappears at its expire_time exactly, with no
-sweeper window. The purge (an EXPIRE write, journaled and applied in order
-like any other, see core/indexer.py) then deletes expired points to reclaim
-space, and each deletion becomes an EXPIRED change event.
+sweeper window. (The embedded index leaves that part out while no memory it
+holds can have expired yet: store/expiry_bound.py.) The purge (an EXPIRE
+write, journaled and applied in order like any other, see core/indexer.py)
+then deletes expired points to reclaim space, and each deletion becomes an
+EXPIRED change event.
 
 The stored field is ``expire_time`` (RFC 3339, as core/documents.py writes
 it), absent for a memory that never expires.

@@ -13,6 +13,9 @@ is created and filled from each point's stored content. Schema 3 adds the
 payload index on expire_time, schema 4 the one on update_time; opening an
 older shard creates them.
 
+Reads leave out their "not expired" part while no stored memory can have
+expired yet (store/expiry_bound.py): this process is the shard's one writer.
+
 What a search runs (store/query_plan.py), where a page resumes
 (store/newest_first.py), the filters and the payload indexes are written once
 for both backends; here and in edge_queries.py and qdrant_filters.py they
@@ -23,12 +26,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import qdrant_edge as qe
 
 from memoryd.core.documents import iso_time
+from memoryd.core.expiry import EXPIRE_FIELD
 from memoryd.core.filters import Filter
 from memoryd.core.ports import (
     Hit,
@@ -56,6 +61,7 @@ from memoryd.store.edge_shards import (
     sparse,
     write_manifest,
 )
+from memoryd.store.expiry_bound import ExpiryBound
 from memoryd.store.lexical import SPARSE
 from memoryd.store.newest_first import plan_scroll, scroll_page
 from memoryd.store.qdrant_filters import to_edge_filter
@@ -78,6 +84,9 @@ class EdgeIndex:
     def __init__(self, shard: Any) -> None:
         self._shard = shard
         self._closed = False
+        # This process is the shard's one writer (its directory is locked).
+        self._expiry = ExpiryBound()
+        self._expiry.note(_earliest_expiring(shard))
 
     @classmethod
     def open(cls, data_dir: Path, spec: IndexSpec) -> EdgeIndex:
@@ -117,12 +126,13 @@ class EdgeIndex:
             qe.Point(p.id, {DENSE: floats(p.vector), SPARSE: sparse(p.text)}, dict(p.payload))
             for p in points
         ]
+        self._expiry.note(p.payload for p in points)
         self._shard.update(qe.UpdateOperation.upsert_points(edge_points))
 
     async def search(self, searches: Sequence[Search]) -> list[list[Hit]]:
         if not searches:
             return []
-        plans = [plan_query(s) for s in searches]
+        plans = [plan_query(self._without_moot_parts(s)) for s in searches]
         requests = [to_edge_request(plan) for plan in plans]
         batches = self._shard.query_batch(qe.QueryBatchRequest(requests))
         return [plan.hits(points) for plan, points in zip(plans, batches, strict=True)]
@@ -136,7 +146,7 @@ class EdgeIndex:
     async def scroll_newest_first(
         self, where: Filter, limit: int, after: ScrollCursor | None
     ) -> ScrollPage:
-        plan = plan_scroll(where, limit, after)
+        plan = plan_scroll(self._expiry.without_moot_parts(where), limit, after)
         # Edge takes a time as the text iso_time stores.
         start_from = None if plan.start_from is None else iso_time(plan.start_from)
         request = qe.ScrollRequest(
@@ -151,6 +161,8 @@ class EdgeIndex:
     async def scan(
         self, where: Filter | None, limit: int, offset: str | None, *, with_vectors: bool = False
     ) -> ScanPage:
+        if where is not None:
+            where = self._expiry.without_moot_parts(where)
         request = qe.ScrollRequest(
             offset=offset,
             limit=limit,
@@ -165,7 +177,9 @@ class EdgeIndex:
         )
 
     async def count(self, where: Filter) -> int:
-        request = qe.CountRequest(filter=to_edge_filter(where), exact=True)
+        request = qe.CountRequest(
+            filter=to_edge_filter(self._expiry.without_moot_parts(where)), exact=True
+        )
         return int(self._shard.count(request))
 
     async def delete(self, ids: Sequence[str]) -> None:
@@ -176,12 +190,25 @@ class EdgeIndex:
         operation = qe.UpdateOperation.delete_points_by_filter(to_edge_filter(where))
         self._shard.update(operation)
 
+    def _without_moot_parts(self, search: Search) -> Search:
+        where = self._expiry.without_moot_parts(search.where)
+        return search if where is search.where else replace(search, where=where)
+
     async def close(self) -> None:
         if self._closed:
             return
         self._closed = True
         self._shard.flush()
         self._shard.close()
+
+
+def _earliest_expiring(shard: Any) -> list[dict[str, Any]]:
+    """The payload of the point in ``shard`` that expires first (none if no point expires)."""
+    request = qe.ScrollRequest(
+        limit=1, with_payload=True, order_by=qe.OrderBy(EXPIRE_FIELD, qe.Direction.Asc)
+    )
+    records, _ = shard.scroll(request)
+    return [record.payload or {} for record in records]
 
 
 __all__ = ["MANIFEST", "DataDirInUse", "EdgeIndex"]
