@@ -16,6 +16,7 @@ from memoryd.core.memories import Memories
 from memoryd.core.model import NewMemory, Scope, WriteMode, WriteState
 from memoryd.core.ports import IndexSpec, Point, Vector
 from memoryd.core.validation import Limits
+from memoryd.core.write_log import Append, Appended
 from memoryd.embed.cache import CachedEmbedder
 from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
 from memoryd.embed.tokens import WordPieceTokenCounter
@@ -266,5 +267,71 @@ def test_a_sync_create_embeds_its_text_once_while_its_journal_commit_runs(tmp_pa
             assert counting.embedded == ["the user's cat is called Miso"]
         finally:
             await memories.stop(0)
+
+    asyncio.run(run())
+
+
+class GatedEmbedder(PoisonInjectingEmbedder):
+    """The real model, once ``gate`` opens."""
+
+    def __init__(self, inner: OnnxMiniLMEmbedder) -> None:
+        super().__init__(inner)
+        self.gate = asyncio.Event()
+
+    async def embed(self, texts: Sequence[str]) -> list[Vector]:
+        await self.gate.wait()
+        return await super().embed(texts)
+
+
+class DurabilitySignallingJournal(Journal):
+    """The real journal, setting ``durable`` once an append is committed."""
+
+    durable: asyncio.Event
+
+    async def append(self, write: Append) -> Appended:
+        appended = await super().append(write)
+        self.durable.set()
+        return appended
+
+
+def test_a_sync_create_reaches_the_indexer_once_durable_while_its_text_embeds(
+    tmp_path: Path, model
+):
+    """The read barrier and the indexer take a SYNC create as soon as its journal
+    commit is on disk, not once its embedding returns: the indexer joins that
+    model call and applies the write right when it ends."""
+    gated = GatedEmbedder(model)
+    cached = CachedEmbedder(gated)
+
+    async def run() -> None:
+        spec = IndexSpec(model.model_id, model.dimension)
+        index = EdgeIndex.open(tmp_path / "index", spec)
+        journal = DurabilitySignallingJournal.open(tmp_path / "journal.sqlite3")
+        journal.durable = asyncio.Event()
+        applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
+        indexer = Indexer(journal, applier, cached, IndexerSettings(embed_ahead=True))
+        memories = Memories(
+            index, cached, journal, indexer, applier, tokens=WordPieceTokenCounter()
+        )
+        await memories.start()
+        scope = Scope(user_id="u")
+        try:
+            create = asyncio.ensure_future(
+                memories.writes.create([NewMemory("the user's cat is Miso", scope)], WriteMode.SYNC)
+            )
+            async with asyncio.timeout(60):
+                await journal.durable.wait()
+            assert not gated.gate.is_set() and not create.done()
+            assert indexer.last_seq == 1 and indexer.backlog == 1
+            assert not memories.barrier.is_current(scope, "")  # a read now waits for it
+            gated.gate.set()
+            receipt = await create
+            assert receipt.result[0].outcome.value == "created"
+            assert indexer.backlog == 0
+        finally:
+            gated.gate.set()
+            await memories.stop(0)
+            await journal.close()
+            await index.close()
 
     asyncio.run(run())

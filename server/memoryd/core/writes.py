@@ -40,7 +40,7 @@ from memoryd.core.model import (
 from memoryd.core.policy import UNRESTRICTED, Access, Principal, authorize, may
 from memoryd.core.tracing import current_trace_context
 from memoryd.core.validation import Limits
-from memoryd.core.write_log import Append, WriteLog
+from memoryd.core.write_log import Append, Appended, WriteLog
 from memoryd.core.write_tokens import WriteTokens, status_of
 
 
@@ -222,6 +222,16 @@ class Writes:
                 raise UnknownWrite(token)
         return status_of(entry, token)
 
+    async def _journaled(self, write: Append, operation: operations.Operation) -> Appended:
+        """Journals ``write``; once it is durable, the read barrier notes it and the
+        indexer takes it. At once, not after the SYNC write's embed-ahead: the
+        indexer joins that model call and applies the write when it returns."""
+        appended = await self._journal.append(write)
+        if not appended.is_retry:
+            self._barrier.note(operation, appended.seq)
+            self._indexer.appended(appended.seq, appended.entry)
+        return appended
+
     async def _write(
         self,
         operation: operations.Operation,
@@ -250,12 +260,13 @@ class Writes:
             write = Append(kind, document, request_id, fingerprint, current_trace_context())
             if self._telemetry.record_content and isinstance(operation, operations.Create):
                 span.set_attribute("memoryd.memory.content", [i.content for i in operation.items])
+            journaled = self._journaled(write, operation)
             if mode is WriteMode.SYNC:
                 appended, _ = await asyncio.gather(
-                    self._journal.append(write), self._indexer.embed_ahead(kind, document)
+                    journaled, self._indexer.embed_ahead(kind, document)
                 )
             else:
-                appended = await self._journal.append(write)
+                appended = await journaled
             span.set_attributes(
                 {"memoryd.write.seq": appended.seq, "memoryd.write.retry": appended.is_retry}
             )
@@ -265,9 +276,6 @@ class Writes:
                 raise InvalidArgument("request_id", "was already used for a different request")
             assert appended.first is not None
             original = operations.operation_from_json(appended.first.kind, appended.first.operation)
-        else:
-            self._barrier.note(operation, seq)
-            self._indexer.appended(seq, appended.entry)
         if mode is WriteMode.ASYNC:
             return _Written(seq, appended.journaled_at, None, original)
         finished = await self._indexer.wait_outcome(seq)
