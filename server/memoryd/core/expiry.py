@@ -36,6 +36,15 @@ def live_at(now: datetime) -> Filter:
     return Not(expired_at(now))
 
 
+def live_cutoff(part: Filter) -> datetime | None:
+    """The ``now`` of a ``live_at(now)`` filter; None for any other filter."""
+    match part:
+        case Not(Condition(field, Operator.LTE, (datetime() as now,))) if field == EXPIRE_FIELD:
+            return now
+        case _:
+            return None
+
+
 def expired_at(cutoff: datetime) -> Filter:
     """The memories expired at ``cutoff``: an expire_time at or before it."""
     return Condition(EXPIRE_FIELD, Operator.LTE, (cutoff,))

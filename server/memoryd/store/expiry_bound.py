@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
-from memoryd.core.expiry import EXPIRE_FIELD
-from memoryd.core.filters import AllOf, Condition, Filter, Not, Operator
+from memoryd.core.expiry import EXPIRE_FIELD, live_cutoff
+from memoryd.core.filters import AllOf, Filter
 from memoryd.core.ports import Payload
 
 #: Times compared here and in the engine may round differently: a part is left
@@ -61,13 +61,10 @@ class ExpiryBound:
         return kept[0] if len(kept) == 1 else AllOf(kept)
 
     def _is_moot(self, part: Filter) -> bool:
-        match part:
-            case Not(Condition(field, Operator.LTE, (datetime() as cutoff,))) if (
-                field == EXPIRE_FIELD and cutoff.tzinfo is not None
-            ):
-                return self._earliest is None or cutoff + MARGIN < self._earliest
-            case _:
-                return False
+        cutoff = live_cutoff(part)
+        if cutoff is None or cutoff.tzinfo is None:
+            return False
+        return self._earliest is None or cutoff + MARGIN < self._earliest
 
 
 def _parse(stored: object) -> datetime:
