@@ -69,9 +69,11 @@ class OnnxMiniLMEmbedder:
             options.add_session_config_entry("session.force_spinning_stop", "1")
         self._tokenizer = load_tokenizer()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnx-embed")
-        # Loaded on the inference thread, ahead of every embed: onnxruntime builds
-        # the session without holding the GIL, so at start-up it overlaps the
-        # index's load, which holds it (0.34 s of the 4.8 s to open 1M memories).
+        # Loaded on the inference thread, ahead of every embed. onnxruntime builds
+        # the session without the GIL, but its Python steps in between need it,
+        # and Qdrant Edge holds it while opening the shard: at 1M memories the
+        # session was ready 0.18 s after the shard, so the first embed waits
+        # (bench/startup_stages.py). With a small index it overlaps the start.
         self._session = self._executor.submit(_open_session, path, options, thread_niceness)
 
     def _loaded_session(self) -> ort.InferenceSession:
