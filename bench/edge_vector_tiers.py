@@ -54,10 +54,9 @@ def main() -> None:
         rows: dict[str, list[dict[str, float]]] = {tier: [] for tier in TIERS}
         for round_ in range(args.rounds):
             for tier in TIERS if round_ % 2 == 0 else reversed(TIERS):
-                command = [sys.executable, __file__, "--child", str(Path(scratch) / tier)]
-                output = subprocess.run(
-                    [*command, str(args.users)], check=True, capture_output=True
-                ).stdout
+                shard = str(Path(scratch) / tier)
+                command = [sys.executable, __file__, "--child", shard, str(args.users)]
+                output = subprocess.run(command, check=True, stdout=subprocess.PIPE).stdout
                 rows[tier].append(json.loads(output))
     print(f"{args.points:,} points, {args.rounds} rounds; query p50 over {args.users} users\n")
     print("| dense vectors | load s | first query per user, ms | again, ms |")

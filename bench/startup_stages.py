@@ -72,7 +72,7 @@ def main() -> None:
 def _child(data_dir: Path, kind: str) -> dict[str, float]:
     command = [sys.executable, __file__, "--data-dir", str(data_dir), "--child", kind]
     result: dict[str, float] = json.loads(
-        subprocess.run(command, check=True, capture_output=True).stdout
+        subprocess.run(command, check=True, stdout=subprocess.PIPE).stdout
     )
     return result
 
