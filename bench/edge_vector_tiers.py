@@ -28,9 +28,12 @@ from typing import Any
 import numpy as np
 import qdrant_edge as qe
 
+from memoryd.core.model import Scope
 from memoryd.core.ports import IndexSpec
+from memoryd.core.scoping import read_filter
 from memoryd.store.base import DENSE
 from memoryd.store.edge_shards import add_payload_indexes, shard_config
+from memoryd.store.qdrant_filters import to_edge_filter
 
 TIERS = ("default", "cold")
 POINTS_PER_USER = 100
@@ -109,8 +112,7 @@ def _open_and_query(shard_dir: Path, users: int) -> dict[str, float]:
     queries = [rng.normal(size=SPEC.dimension).astype(np.float32).tolist() for _ in range(users)]
 
     def query(user: int) -> float:
-        owner = qe.FieldCondition(key="user_id", match=qe.MatchValue(f"user-{user}"))
-        where = qe.Filter(must=[owner])
+        where = to_edge_filter(read_filter(Scope(user_id=f"user-{user}")))
         request = qe.QueryRequest(
             query=qe.Query.Nearest(queries[user], using=DENSE), filter=where, limit=5
         )

@@ -21,12 +21,12 @@ system's page cache holds the files as it would at a restart.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import subprocess
 import sys
 import time
-import uuid
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,6 @@ from typing import Any
 # imports, which this module's own would otherwise have done already.
 
 IMPORT_BATCH = 500
-USERS_PER_MILLION = 10_000
 
 
 def main() -> None:
@@ -78,15 +77,26 @@ def _child(data_dir: Path, kind: str) -> dict[str, float]:
 
 
 def _import(data_dir: Path, count: int) -> None:
+    """Fills ``data_dir`` as bench-compare's 1M run does (compare/million.py's
+    records), with seeded random unit vectors in place of the model's."""
+    import numpy as np
     from compare.memoryd_client_calls import connect
+    from compare.million import records
+    from compare.workload import Workload
     from harness import ServerProcess
+
+    from memoryd.embed.onnx_local import DIMENSION, MODEL_ID
+
+    vectors = np.random.default_rng(7).standard_normal((count, DIMENSION), dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
 
     data_dir.mkdir(parents=True, exist_ok=True)
     server = ServerProcess(data_dir).start()
     try:
         client = connect(server.address)
         started = time.perf_counter()
-        answer = client.import_memories(_records(count), batch_size=IMPORT_BATCH, timeout=3600)
+        stream = records(Workload(count), vectors, MODEL_ID)
+        answer = client.import_memories(stream, batch_size=IMPORT_BATCH, timeout=3600)
         took = time.perf_counter() - started
         print(
             f"imported {answer.created_count:,} memories in {took:.0f} s "
@@ -95,26 +105,6 @@ def _import(data_dir: Path, count: int) -> None:
         client.close()
     finally:
         server.stop()
-
-
-def _records(count: int) -> Iterator[Any]:
-    import numpy as np
-
-    from memoryd.embed.onnx_local import DIMENSION, MODEL_ID
-    from memoryd.v1 import memory_pb2 as pb
-    from memoryd.v1 import memory_service_pb2 as svc
-
-    rng = np.random.default_rng(7)
-    users = max(1, count * USERS_PER_MILLION // 1_000_000)
-    for i in range(count):
-        vector = rng.normal(size=DIMENSION).astype(np.float32)
-        vector /= np.linalg.norm(vector)
-        memory = pb.Memory(
-            id=str(uuid.UUID(int=i + 1)),
-            content=f"The user noted fact {i} about topic {i % 997} and place {i % 113}",
-            scope=pb.Scope(user_id=f"user-{i % users}"),
-        )
-        yield svc.ExportedMemory(memory=memory, vector=vector.tolist(), embedder_id=MODEL_ID)
 
 
 def _to_serving(data_dir: Path) -> float:
@@ -157,33 +147,25 @@ def _stages_in_this_process(data_dir: Path) -> dict[str, float]:
 
     stages = {"imports": time.perf_counter() - started}
 
-    def timed_call(owner: object, name: str, stage: str) -> None:
+    def timed(owner: Any, name: str, stage: str) -> None:
         original = getattr(owner, name)
 
-        def call(*args: object, **kwargs: object) -> object:
+        def add(began: float) -> None:
+            stages[stage] = stages.get(stage, 0.0) + time.perf_counter() - began
+
+        def call(*args: Any, **kwargs: Any) -> Any:
             began = time.perf_counter()
-            try:
-                return original(*args, **kwargs)
-            finally:
-                stages[stage] = stages.get(stage, 0.0) + time.perf_counter() - began
+            result = original(*args, **kwargs)
+            if not inspect.isawaitable(result):
+                add(began)
+                return result
+            return _finished(result, lambda: add(began))
 
         setattr(owner, name, call)
 
-    def timed_coroutine(owner: type, name: str, stage: str) -> None:
-        original = getattr(owner, name)
-
-        async def call(*args: object, **kwargs: object) -> object:
-            began = time.perf_counter()
-            try:
-                return await original(*args, **kwargs)
-            finally:
-                stages[stage] = stages.get(stage, 0.0) + time.perf_counter() - began
-
-        setattr(owner, name, call)
-
-    timed_call(edge, "load_shard", "shard")
-    timed_call(SqliteJournal, "open", "journal")
-    timed_coroutine(Indexer, "start", "indexer")
+    timed(edge, "load_shard", "shard")
+    timed(SqliteJournal, "open", "journal")
+    timed(Indexer, "start", "indexer")
 
     async def build_and_embed() -> None:
         began = time.perf_counter()
@@ -196,6 +178,13 @@ def _stages_in_this_process(data_dir: Path) -> dict[str, float]:
 
     asyncio.run(build_and_embed())
     return stages
+
+
+async def _finished(awaitable: Awaitable[Any], then: Callable[[], None]) -> Any:
+    try:
+        return await awaitable
+    finally:
+        then()
 
 
 if __name__ == "__main__":
