@@ -11,8 +11,8 @@ show what each part of the load costs and what avoiding it would cost instead:
   (agent_id, app_id, memory_type, category, memory_key and three times), which
   memoryd's filters read per candidate;
 - ``compacted``: memoryd's shard after ``optimize()`` with HNSW at m=0 (no graph),
-  which turns the appendable segment into an immutable one; the optimize time
-  is printed, and it holds the GIL throughout.
+  which turns the appendable segment into an immutable one; its "made in"
+  column is the optimize, which holds the GIL throughout.
 
 The points are memoryd's own: the stored document of a memory (core/documents.py
 with its journal stamp), its BM25 vector and a seeded random unit dense vector,
@@ -122,7 +122,7 @@ def _prepare(shards: Path, points: int) -> dict[str, float]:
     shutil.rmtree(bare)
     cold = shards / "cold-vectors"
     _fill(cold, _cold_vectors_config(), points)
-    made["cold-vectors"] = _change(cold, add_payload_indexes)
+    made["cold-vectors"] = _change(cold, add_payload_indexes, _cold_vectors_config())
     return made
 
 
