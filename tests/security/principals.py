@@ -204,6 +204,9 @@ _SEED_TEXTS = (
     "bot escalates refunds over 900 dollars to tier-two",
     "console admins rotate the 3388-walrus key monthly",
 )
+#: A part of each seed text that a refusal must never echo. Each holds a
+#: character no id or write token can (a write token's random hex once held "900").
+SEED_SECRETS = ("4471-zebra", "900 dollars", "3388-walrus")
 #: What a snapshot holds of each memory.
 Stored = tuple[str, int, str, str, str]
 
