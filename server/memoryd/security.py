@@ -23,9 +23,11 @@ def authenticator(settings: Settings) -> Authenticator:
                 {digest: _principal(p) for digest, p in settings.api_keys.items()}
             )
         case "jwt":
+            from memoryd.api.jwt_credentials import JwtAuthenticator
+
             secret = settings.jwt_secret.get_secret_value() if settings.jwt_secret else None
             default = ["HS256"] if secret is not None else ["RS256"]
-            return credentials.JwtAuthenticator(
+            return JwtAuthenticator(
                 secret=secret,
                 public_key=_read(settings.jwt_public_key_file),
                 jwks=_read(settings.jwt_jwks_file),

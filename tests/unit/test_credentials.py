@@ -1,4 +1,4 @@
-"""api/credentials.py: API keys and JWTs (HS256, RS256 public key, JWKS)."""
+"""API keys (api/credentials.py) and JWTs (api/jwt_credentials.py: HS256, RS256 key, JWKS)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from memoryd.api.auth import Credentials
-from memoryd.api.credentials import ApiKeyAuthenticator, JwtAuthenticator, api_key_hash
+from memoryd.api.credentials import ApiKeyAuthenticator, api_key_hash
+from memoryd.api.jwt_credentials import JwtAuthenticator
 from memoryd.core.errors import Unauthenticated
 from memoryd.core.policy import Principal
 

@@ -7,7 +7,6 @@ from typing import Any
 
 import grpc
 from opentelemetry import trace
-from opentelemetry.instrumentation.grpc import aio_server_interceptor, filters
 
 from memoryd.api.interceptor import EXEMPT_SERVICES, After, Context, Interceptor, OnePass, Rpc
 from memoryd.core.instruments import Telemetry
@@ -17,10 +16,13 @@ def interceptors(telemetry: Telemetry, *inner: Interceptor) -> list[grpc.aio.Ser
     """Outermost first: the server span (joining the caller's trace), then one
     pass (one wrapper per call) of the RPC metrics and ``inner``, in order.
 
-    Telemetry off adds neither span nor metrics, so it then costs nothing per call.
+    Telemetry off adds neither span nor metrics, so it then costs nothing per call,
+    nor the instrumentation's import at start-up (about 40 ms).
     """
     if not telemetry.enabled:
         return [OnePass(inner)]
+    from opentelemetry.instrumentation.grpc import aio_server_interceptor, filters
+
     spans: grpc.aio.ServerInterceptor = aio_server_interceptor(  # type: ignore[no-untyped-call]
         tracer_provider=telemetry.tracer_provider or trace.get_tracer_provider(),
         filter_=filters.negate(filters.any_of(*(filters.service_name(s) for s in EXEMPT_SERVICES))),

@@ -13,19 +13,41 @@ message) or an unreadable source; 2 bad usage.
 from __future__ import annotations
 
 import argparse
+import importlib
+import sys
 from collections.abc import Callable
 
-from memoryd.cli import export, importer, reembed, serve, stats
+__all__ = ["COMMANDS", "main"]
 
-__all__ = ["export", "importer", "main", "reembed", "serve", "stats"]
+#: Each command and its module, in the order ``memoryd --help`` lists them.
+COMMANDS = {
+    "serve": "serve",
+    "export": "export",
+    "import": "importer",
+    "stats": "stats",
+    "reembed": "reembed",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     """Runs one command and returns its exit code (argparse exits 2 on bad usage)."""
+    args_in = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(prog="memoryd", description="Long-term memory for AI agents.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    for command in (serve, export, importer, stats, reembed):
-        command.add_command(commands)
-    args = parser.parse_args(argv)
+    # The metavar names every command even when only the named one is loaded.
+    names = "{" + ",".join(COMMANDS) + "}"
+    commands = parser.add_subparsers(dest="command", required=True, metavar=names)
+    for module in _modules_for(args_in):
+        importlib.import_module(f"memoryd.cli.{module}").add_command(commands)
+    args = parser.parse_args(args_in)
     run: Callable[[argparse.Namespace], int] = args.run
     return run(args)
+
+
+def _modules_for(argv: list[str]) -> list[str]:
+    """The named command's module alone, else all (for --help and usage errors).
+
+    The operator commands import the client and rich's progress bars (about
+    50 ms); ``memoryd serve`` should not wait for them before it starts.
+    """
+    named = argv[0] if argv else ""
+    return [COMMANDS[named]] if named in COMMANDS else list(COMMANDS.values())

@@ -1,0 +1,72 @@
+"""Start-up to SERVING of this checkout against another one, side by side in one run.
+
+Each round starts ``memoryd serve`` from this checkout and from ``--baseline``
+(another checkout of memoryd, such as ``git worktree add /tmp/base HEAD~1``),
+in alternating order, on a data directory of its own (empty unless
+``--data-dir`` is given, which both then open in turn), and times spawn until
+the health Check answers SERVING. The baseline runs with its own ``server/``
+and Python client first on PYTHONPATH, in this checkout's environment.
+
+    python bench/startup_compare.py --baseline /tmp/base --runs 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from compare.million import wait_serving
+from harness import ServerProcess
+
+CHECKOUT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", type=Path, required=True, help="another memoryd checkout")
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--data-dir", type=Path, help="a data directory both open (default: empty)")
+    args = parser.parse_args()
+    trees = {"this checkout": CHECKOUT, "baseline": args.baseline.resolve()}
+    times: dict[str, list[float]] = {name: [] for name in trees}
+    with tempfile.TemporaryDirectory(prefix="startup-") as scratch:
+        data = {name: args.data_dir or Path(scratch) / str(i) for i, name in enumerate(trees)}
+        for name, tree in trees.items():  # creates the empty data directories
+            to_serving(tree, data[name])
+        for run in range(args.runs):
+            order = list(trees) if run % 2 == 0 else list(reversed(trees))
+            for name in order:
+                times[name].append(to_serving(trees[name], data[name]))
+    print(f"start-up to SERVING, {args.runs} runs each, alternating\n")
+    print("| checkout | p50 | min | max |")
+    print("|---|---:|---:|---:|")
+    for name, seconds in times.items():
+        print(
+            f"| {name} ({trees[name]}) | {statistics.median(seconds):.3f} s "
+            f"| {min(seconds):.3f} s | {max(seconds):.3f} s |"
+        )
+    this, base = (statistics.median(times[name]) for name in trees)
+    print(f"\nthis checkout / baseline, p50: {this / base:.2f}x")
+
+
+def to_serving(tree: Path, data_dir: Path) -> float:
+    """Seconds from spawning ``memoryd serve`` of ``tree`` until it is SERVING."""
+    env = {}
+    if tree != CHECKOUT:
+        paths = [tree / "server", tree / "clients" / "python" / "src", os.environ.get("PYTHONPATH")]
+        env["PYTHONPATH"] = os.pathsep.join(str(p) for p in paths if p)
+    started = time.perf_counter()
+    server = ServerProcess(data_dir, env=env).start()
+    try:
+        wait_serving(server.address)
+        return time.perf_counter() - started
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
