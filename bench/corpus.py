@@ -94,6 +94,15 @@ def memories(count: int, seed: int = 7) -> list[str]:
     return texts
 
 
+def mixed_lengths(count: int, seed: int = 3) -> list[str]:
+    """``count`` distinct memory texts of mixed lengths, as agents write them: each
+    one to four of ``memories`` joined (about 17 to 100 tokens)."""
+    parts = iter(memories(4 * count, seed=seed))
+    rng = random.Random(seed)
+    joined = (1, 1, 1, 2, 3, 4)
+    return [" ".join(next(parts) for _ in range(rng.choice(joined))) for _ in range(count)]
+
+
 def queries(count: int, seed: int = 11) -> list[str]:
     """``count`` questions drawn from about 250 distinct ones: they repeat."""
     rng = random.Random(seed)

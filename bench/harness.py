@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -23,8 +24,10 @@ sys.path.append(str(Path(__file__).resolve().parent.parent / "tests"))
 from support import ServerProcess, otlp_receiver
 
 __all__ = [
+    "CHECKOUT",
     "Run",
     "ServerProcess",
+    "checkout_env",
     "on_scratch_server",
     "otlp_receiver",
     "percentiles",
@@ -34,6 +37,19 @@ __all__ = [
 ]
 
 Run = Callable[[grpc.Channel, argparse.Namespace], None]
+
+#: This checkout, whose server the benchmarks run unless told otherwise.
+CHECKOUT = Path(__file__).resolve().parent.parent
+
+
+def checkout_env(tree: Path) -> dict[str, str]:
+    """The environment that makes ``memoryd serve`` run another checkout's server
+    (its ``server/`` and Python client first on PYTHONPATH) in this one's
+    virtualenv, for side-by-side comparisons; nothing for this checkout."""
+    if tree.resolve() == CHECKOUT:
+        return {}
+    paths = [tree / "server", tree / "clients" / "python" / "src", os.environ.get("PYTHONPATH")]
+    return {"PYTHONPATH": os.pathsep.join(str(p) for p in paths if p)}
 
 
 def on_scratch_server(

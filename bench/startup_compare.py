@@ -13,16 +13,13 @@ and Python client first on PYTHONPATH, in this checkout's environment.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
 from compare.million import wait_serving
-from harness import ServerProcess
-
-CHECKOUT = Path(__file__).resolve().parent.parent
+from harness import CHECKOUT, ServerProcess, checkout_env
 
 
 def main() -> None:
@@ -55,12 +52,8 @@ def main() -> None:
 
 def to_serving(tree: Path, data_dir: Path) -> float:
     """Seconds from spawning ``memoryd serve`` of ``tree`` until it is SERVING."""
-    env = {}
-    if tree != CHECKOUT:
-        paths = [tree / "server", tree / "clients" / "python" / "src", os.environ.get("PYTHONPATH")]
-        env["PYTHONPATH"] = os.pathsep.join(str(p) for p in paths if p)
     started = time.perf_counter()
-    server = ServerProcess(data_dir, env=env).start()
+    server = ServerProcess(data_dir, env=checkout_env(tree)).start()
     try:
         wait_serving(server.address)
         return time.perf_counter() - started

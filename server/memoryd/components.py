@@ -36,7 +36,7 @@ def make_embedder(
     if settings.embedder == "gemini":
         from google.genai import types
 
-        from memoryd.embed.gemini import GeminiEmbedder
+        from memoryd.embed.gemini import BATCH_SIZE, GeminiEmbedder
 
         if settings.gemini_api_key is None:
             raise ValueError("MEMORYD_GEMINI_API_KEY is required with MEMORYD_EMBEDDER=gemini")
@@ -52,14 +52,15 @@ def make_embedder(
             ),
         )
     else:
-        from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
+        from memoryd.embed.onnx_local import BATCH_SIZE, OnnxMiniLMEmbedder
 
         provider = OnnxMiniLMEmbedder(
             intra_op_threads=settings.embed_threads,
             keep_spinning=settings.embed_keep_spinning,
             thread_niceness=settings.embed_thread_niceness,
         )
-    embedder: Embedder = MicroBatchingEmbedder(provider, max_batch=settings.embed_batch_size)
+    batch = settings.embed_batch_size or BATCH_SIZE
+    embedder: Embedder = MicroBatchingEmbedder(provider, max_batch=batch)
     cache = None
     if settings.embed_cache_size:
         embedder = cache = CachedEmbedder(embedder, capacity=settings.embed_cache_size)

@@ -72,7 +72,9 @@ class Settings(BaseSettings):
     gemini_timeout_seconds: float = Field(
         10.0, gt=0, description="MEMORYD_GEMINI_TIMEOUT_SECONDS: per embedding request."
     )
-    embed_batch_size: int = Field(32, gt=0, description="MEMORYD_EMBED_BATCH_SIZE.")
+    embed_batch_size: int | None = Field(
+        None, gt=0, description="MEMORYD_EMBED_BATCH_SIZE: texts per call (local 16, Gemini 32)."
+    )
     embed_threads: int = Field(
         0,
         ge=0,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -142,6 +143,23 @@ def test_a_failed_embedding_fails_every_call_waiting_for_it_and_is_not_cached(mo
         assert gated.batches == [["alpha"], ["alpha"]]
 
     asyncio.run(run())
+
+
+def test_a_long_call_goes_in_batches_of_like_length_and_returns_in_the_callers_order(model):
+    counting = CountingEmbedder(model)
+    batching = MicroBatchingEmbedder(counting, max_batch=4)
+    topics = ["tea", "rust", "jazz", "chess", "Lisbon", "kayaks", "sourdough", "taxes", "yoga"]
+    words = [9, 1, 7, 3, 12, 2, 5, 4, 10]  # mixed lengths, in no order
+    texts = [
+        f"the user likes {topic}" + " a lot" * n for topic, n in zip(topics, words, strict=True)
+    ]
+
+    vectors = asyncio.run(batching.embed(texts))
+    assert [len(b) for b in counting.batches] == [4, 4, 1]
+    lengths = [[len(t) for t in b] for b in counting.batches]
+    assert all(max(shorter) <= min(longer) for shorter, longer in itertools.pairwise(lengths))
+    assert sorted(t for b in counting.batches for t in b) == sorted(texts)
+    assert np.allclose(vectors, model.embed_sync(texts), atol=1e-4)
 
 
 def test_a_call_longer_than_a_batch_is_embedded_in_batches_in_order(model):

@@ -20,6 +20,9 @@ DEFAULT_MODEL = "gemini-embedding-001"
 DEFAULT_DIMENSION = 768
 #: batchEmbedContents rejects requests with more than this many contents.
 MAX_BATCH_SIZE = 100
+#: Texts per embed call unless MEMORYD_EMBED_BATCH_SIZE says otherwise: every
+#: call is a round trip, and the API does not pad.
+BATCH_SIZE = 32
 
 # google-genai 3.x sends through httpx2 by default, but switches to httpx when the
 # caller injects an httpx transport or client, so network failures come from either.
