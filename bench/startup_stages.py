@@ -108,16 +108,10 @@ def _import(data_dir: Path, count: int) -> None:
 
 
 def _to_serving(data_dir: Path) -> float:
-    from compare.million import wait_serving
-    from harness import ServerProcess
+    from harness import CHECKOUT
+    from startup_compare import to_serving
 
-    started = time.perf_counter()
-    server = ServerProcess(data_dir).start()
-    try:
-        wait_serving(server.address)
-        return time.perf_counter() - started
-    finally:
-        server.stop()
+    return to_serving(CHECKOUT, data_dir)
 
 
 def _engine_alone(data_dir: Path) -> dict[str, float]:
