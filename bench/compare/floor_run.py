@@ -88,27 +88,38 @@ def load(shard: Any, workload: Workload, model: OnnxMiniLMEmbedder) -> float:
     return rate(workload.size, time.perf_counter() - start)
 
 
+def embed_and_query(shard: Any, model: OnnxMiniLMEmbedder, user: str, text: str) -> None:
+    """The floor of a search: ``text`` embedded, then ``user``'s nearest 5 with payload."""
+    (vector,) = model.embed_sync([text])
+    condition = qe.FieldCondition("user_id", match=qe.MatchValue(user))
+    shard.query(
+        qe.QueryRequest(
+            limit=5,
+            query=qe.Query.Nearest(vector, using=DENSE),
+            filter=qe.Filter(must=[condition]),
+            with_payload=True,
+        )
+    )
+
+
+def embed_and_upsert(
+    shard: Any, model: OnnxMiniLMEmbedder, point_id: int, user: str, text: str
+) -> None:
+    """The floor of a write: ``text`` embedded, then upserted as one point."""
+    (vector,) = model.embed_sync([text])
+    shard.update(qe.UpdateOperation.upsert_points([point(point_id, user, text, vector)]))
+
+
 def search_and_upsert(
     shard: Any, workload: Workload, model: OnnxMiniLMEmbedder, args: argparse.Namespace
 ) -> dict[str, Any]:
     def query(i: int) -> None:
-        (vector,) = model.embed_sync([cold_query("cold", i)])
-        user = qe.FieldCondition("user_id", match=qe.MatchValue(workload.user_of(i)))
-        shard.query(
-            qe.QueryRequest(
-                limit=5,
-                query=qe.Query.Nearest(vector, using=DENSE),
-                filter=qe.Filter(must=[user]),
-                with_payload=True,
-            )
-        )
+        embed_and_query(shard, model, workload.user_of(i), cold_query("cold", i))
 
     fresh = workload.fresh_texts("floor-upsert", args.samples)
 
     def upsert(i: int) -> None:
-        (vector,) = model.embed_sync([fresh[i]])
-        new_point = point(workload.size + i, "floor-writes", fresh[i], vector)
-        shard.update(qe.UpdateOperation.upsert_points([new_point]))
+        embed_and_upsert(shard, model, workload.size + i, "floor-writes", fresh[i])
 
     say(PEER, "embed + query")
     searched = summary(sample(query, args.samples, args.budget))

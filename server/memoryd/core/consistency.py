@@ -49,7 +49,7 @@ class ReadBarrier:
         """Records a write acknowledged at ``seq`` in the scopes it reaches."""
         is_forget = isinstance(operation, operations.Forget)
         for scope in operations.scopes_of(operation):
-            self._writes.note(scope, seq, self._indexer.done_seq, is_forget=is_forget)
+            self._writes.note(scope, seq, self._indexer.applied_seq, is_forget=is_forget)
 
     def scope_version(self, scope: Scope) -> int:
         """Grows with every write acknowledged in ``scope``; see core/freshness.py."""
@@ -71,7 +71,7 @@ class ReadBarrier:
         """Whether a read of ``scope`` would not wait now: every write it must
         see is applied. Raises InvalidArgument for a bad token, as a wait would."""
         seq = max(self._writes.pending_seq(scope), self.consistency_seq(consistency_token))
-        return seq <= self._indexer.done_seq
+        return seq <= self._indexer.applied_seq
 
     async def wait_for_scope(
         self, scope: Scope, consistency_token: str, wait: float | None
@@ -83,5 +83,5 @@ class ReadBarrier:
             return
         seq = max(self._writes.pending_seq(scope), self.consistency_seq(consistency_token))
         timeout = self._read_wait_max if wait is None else max(0.0, wait)
-        if not await self._indexer.wait_done(seq, timeout):
+        if not await self._indexer.wait_applied(seq, timeout):
             raise WriteNotApplied(self._tokens.token(seq))

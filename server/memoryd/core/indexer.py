@@ -4,8 +4,8 @@ One task, one write at a time, so writes to one memory or one memory_key
 apply exactly in the order they were acknowledged. Texts of the next writes
 are embedded together first (one model call for many writes). A write whose
 embedding or index call fails is retried with backoff, then marked failed;
-a write the domain rejects (a missing memory, a stale version) fails at once.
-Either way the queue moves on.
+a write the domain rejects (a missing memory, a stale version) fails at once
+(core/apply_retries.py). Either way the queue moves on.
 """
 
 from __future__ import annotations
@@ -20,18 +20,12 @@ from typing import Any
 
 from opentelemetry import trace
 from opentelemetry.context import Context
-from tenacity import (
-    AsyncRetrying,
-    retry_if_exception,
-    stop_after_attempt,
-    wait_exponential,
-)
 
 from memoryd.core import operations
 from memoryd.core.applier import Applier
 from memoryd.core.apply_entry import CREATE_CHUNK, EntryApplier, ImportApplier
+from memoryd.core.apply_retries import apply_with_retries
 from memoryd.core.changes import Change
-from memoryd.core.errors import EmbeddingError, MemorydError, WriteFailed
 from memoryd.core.importing import Importer
 from memoryd.core.indexer_settings import IndexerSettings
 from memoryd.core.instruments import Telemetry
@@ -44,7 +38,8 @@ logger = logging.getLogger(__name__)
 
 
 class Indexer:
-    """Applies pending journal entries; ``done_seq`` is the last finished one."""
+    """Applies pending journal entries; ``applied_seq`` is the last one in the
+    index, ``done_seq`` the last finished one (its outcome committed to the log)."""
 
     def __init__(
         self,
@@ -66,12 +61,14 @@ class Indexer:
         self._settings = settings or IndexerSettings()
         self._tracer = (telemetry or Telemetry()).tracer
         self.done_seq = 0
+        self.applied_seq = 0
         self.last_seq = 0
         self._progress = asyncio.Condition()
         self._wake = asyncio.Event()
         self._gate = asyncio.Lock()
         self._listeners: list[Callable[[Sequence[Change]], None]] = []
         self._task: asyncio.Task[None] | None = None
+        self._embedding_ahead: set[asyncio.Future[list[Vector]]] = set()
         #: Entries the writers handed over, by seq, until applied.
         self._handed: dict[int, Entry] = {}
         #: SYNC waiters per write, and the outcomes the indexer left for them.
@@ -82,7 +79,7 @@ class Indexer:
         """Starts applying; returns the entries still pending from a previous run."""
         pending = await self._journal.pending(after=0, limit=1_000_000)
         self.last_seq = await self._journal.last_seq()
-        self.done_seq = pending[0].seq - 1 if pending else self.last_seq
+        self.done_seq = self.applied_seq = pending[0].seq - 1 if pending else self.last_seq
         if pending:
             logger.info("replaying %d journaled writes not yet applied", len(pending))
         self._task = asyncio.create_task(self._run(), name="memoryd-indexer")
@@ -90,7 +87,8 @@ class Indexer:
 
     @property
     def backlog(self) -> int:
-        return self.last_seq - self.done_seq
+        """Journaled writes not yet in the index."""
+        return self.last_seq - self.applied_seq
 
     def appended(self, seq: int, entry: Entry | None = None) -> None:
         """Write ``seq`` is journaled; ``entry`` (the log's Appended.entry) spares
@@ -102,21 +100,29 @@ class Indexer:
 
     async def wait_done(self, seq: int, timeout: float | None) -> bool:
         """Waits until write ``seq`` is finished; False if ``timeout`` passed first."""
-        if self.done_seq >= seq:
+        return await self._wait_until(lambda: self.done_seq >= seq, timeout)
+
+    async def wait_applied(self, seq: int, timeout: float | None) -> bool:
+        """Waits until write ``seq`` is in the index, which is what a read needs
+        (its outcome may still be committing to the log); False on ``timeout``."""
+        return await self._wait_until(lambda: self.applied_seq >= seq, timeout)
+
+    async def _wait_until(self, reached: Callable[[], bool], timeout: float | None) -> bool:
+        if reached():
             return True
         try:
             async with asyncio.timeout(timeout), self._progress:
-                await self._progress.wait_for(lambda: self.done_seq >= seq)
+                await self._progress.wait_for(reached)
         except TimeoutError:
             return False
         return True
 
     async def wait_outcome(self, seq: int) -> tuple[WriteState, dict[str, Any]] | None:
-        """Waits until write ``seq`` is finished; its state and outcome as applied, or None
-        if it finished before this call (the log has them). Spares a SYNC write a log read."""
+        """Waits until write ``seq`` is applied; its state and outcome, or None if it
+        was applied before this call (the log has them). Spares a SYNC write a log read."""
         self._awaited[seq] = self._awaited.get(seq, 0) + 1
         try:
-            await self.wait_done(seq, None)
+            await self.wait_applied(seq, None)
             return self._finished.get(seq)
         finally:
             self._awaited[seq] -= 1
@@ -124,10 +130,12 @@ class Indexer:
                 del self._awaited[seq]
                 self._finished.pop(seq, None)
 
-    async def embed_ahead(self, kind: OperationKind, document: Mapping[str, Any]) -> None:
-        """Embeds a write's first texts now, while its journal commit runs: the
-        embedder's cache hands the vectors to the indexer when the write
-        applies. Never raises; the indexer embeds (and retries) on its own.
+    def embed_ahead(self, kind: OperationKind, document: Mapping[str, Any]) -> None:
+        """Starts embedding a write's first texts, to run while its journal commit
+        does: the embedder's cache hands the vectors to the indexer when the write
+        applies, and the writer waits for that, not for this. A task of its own,
+        so a writer that goes away cannot cancel a model call the indexer may
+        have joined; its failure is the indexer's to retry.
 
         Only the first chunk: the indexer embeds each further chunk while it
         applies the one before (apply_entry.py), which a batch embedded whole
@@ -135,11 +143,14 @@ class Indexer:
         4.8 ms per memory against 3.8 ms for the model alone)."""
         texts = operations.texts_to_embed(kind, document)[:CREATE_CHUNK]
         if texts and self._settings.embed_ahead:
-            # Shielded: a caller that goes away must not cancel a model call
-            # the indexer may have joined meanwhile.
-            await asyncio.shield(
-                asyncio.gather(self._embedder.embed(texts), return_exceptions=True)
-            )
+            ahead = asyncio.ensure_future(self._embedder.embed(texts))
+            self._embedding_ahead.add(ahead)
+            ahead.add_done_callback(self._embedded_ahead)
+
+    def _embedded_ahead(self, ahead: asyncio.Future[list[Vector]]) -> None:
+        self._embedding_ahead.discard(ahead)
+        if not ahead.cancelled():
+            ahead.exception()  # retrieved, not raised: the indexer embeds again
 
     async def drain(self, timeout: float) -> bool:
         """Waits until every journaled write is finished, at most ``timeout``."""
@@ -161,7 +172,9 @@ class Indexer:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            for ahead in self._embedding_ahead:  # the writes stay journaled; no one needs these
+                ahead.cancel()
+            await asyncio.gather(self._task, *self._embedding_ahead, return_exceptions=True)
 
     async def _run(self) -> None:
         # Memories.start() has just purged; purge again every interval, busy or idle.
@@ -196,19 +209,28 @@ class Indexer:
                         vectors = {}  # a re-embedding switched embedders meanwhile (paused())
                     with self._apply_span(entry) as span:
                         state, outcome, changes = await self._apply(entry, vectors)
-                        kept = operations.kept_once_finished(entry.kind, entry.operation)
-                        numbered = await self._journal.finish(
-                            entry.seq, state, outcome, changes, kept
-                        )
                         span.set_attribute("memoryd.write.state", state.value)
+                    await self._applied(entry.seq, state, outcome)
+                    kept = operations.kept_once_finished(entry.kind, entry.operation)
+                    numbered = await self._journal.finish(entry.seq, state, outcome, changes, kept)
                     self._handed.pop(entry.seq, None)
-                    if entry.seq in self._awaited:
-                        self._finished[entry.seq] = (state, outcome)
                     async with self._progress:
                         self.done_seq = entry.seq
                         self._progress.notify_all()
                 for listener in self._listeners:
                     listener(numbered)
+
+    async def _applied(self, seq: int, state: WriteState, outcome: dict[str, Any]) -> None:
+        """Write ``seq`` is in the index: its reads and its SYNC writer go on now,
+        not after its outcome's commit (about 0.7 ms). The indexer calls the log's
+        finish next, before it yields, so whatever the writer does once answered
+        sees the write finished in the log too (WriteLog.finish); after a crash in
+        between, the write replays to the same outcome (the applier's stamps)."""
+        if seq in self._awaited:
+            self._finished[seq] = (state, outcome)
+        async with self._progress:
+            self.applied_seq = seq
+            self._progress.notify_all()
 
     def _take_handed(self) -> list[Entry]:
         """The next entries in order, as the writers handed them over; empty at
@@ -250,33 +272,11 @@ class Indexer:
     async def _apply(
         self, entry: Entry, vectors: Mapping[str, Vector]
     ) -> tuple[WriteState, dict[str, Any], list[Change]]:
-        try:
-            async for attempt in AsyncRetrying(
-                stop=stop_after_attempt(self._settings.max_attempts),
-                wait=wait_exponential(multiplier=0.05, max=2.0),
-                # tenacity catches BaseException: unless _is_transient refuses
-                # CancelledError, a stop() that lands in an engine call would be
-                # retried away and the indexer would outlive its cancellation.
-                retry=retry_if_exception(_is_transient),
-                reraise=True,
-            ):
-                with attempt:
-                    outcome, changes = await self._entries.apply(
-                        entry, lambda texts: self._vectors(texts, vectors)
-                    )
-        except Exception as error:
-            if isinstance(error, MemorydError) and not _is_transient(error):
-                return WriteState.FAILED, operations.error_to_json(error), []
-            # an embedding or engine failure, after every retry
-            logger.exception(
-                "write %d failed after %d attempts", entry.seq, self._settings.max_attempts
-            )
-            failure = WriteFailed(
-                f"the write could not be indexed after {self._settings.max_attempts} attempts "
-                f"({type(error).__name__}); nothing of it was applied"
-            )
-            return WriteState.FAILED, operations.error_to_json(failure), []
-        return WriteState.APPLIED, outcome, changes
+        return await apply_with_retries(
+            lambda: self._entries.apply(entry, lambda texts: self._vectors(texts, vectors)),
+            entry.seq,
+            self._settings.max_attempts,
+        )
 
     async def _vectors(self, texts: list[str], known: Mapping[str, Vector]) -> list[Vector]:
         missing = [t for t in texts if t not in known]
@@ -284,14 +284,6 @@ class Indexer:
             dict(zip(missing, await self._embedder.embed(missing), strict=True)) if missing else {}
         )
         return [known[t] if t in known else fresh[t] for t in texts]
-
-
-def _is_transient(error: BaseException) -> bool:
-    """Whether applying again may succeed: an embedding or engine failure, not
-    the domain's rejection of the write (a missing memory, a stale version)."""
-    if isinstance(error, asyncio.CancelledError):
-        return False
-    return isinstance(error, EmbeddingError) or not isinstance(error, MemorydError)
 
 
 __all__ = ["Indexer", "IndexerSettings"]

@@ -131,7 +131,9 @@ class WriteLog(Protocol):
         """Marks an entry applied or failed, durably, with its outcome, and
         records its changes in the same commit; returns them numbered.
         ``kept_operation`` replaces the entry's operation in that commit (None:
-        kept as journaled), for what a finished write no longer needs."""
+        kept as journaled), for what a finished write no longer needs.
+        Takes its place in the log's order when called, before its first
+        await: any later call (a read of the entry, of the changes) sees it."""
         ...
 
     async def changes_after(self, after: int, limit: int) -> list[Change]:

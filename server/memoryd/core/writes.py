@@ -9,7 +9,6 @@ waits for it.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -260,13 +259,9 @@ class Writes:
             write = Append(kind, document, request_id, fingerprint, current_trace_context())
             if self._telemetry.record_content and isinstance(operation, operations.Create):
                 span.set_attribute("memoryd.memory.content", [i.content for i in operation.items])
-            journaled = self._journaled(write, operation)
             if mode is WriteMode.SYNC:
-                appended, _ = await asyncio.gather(
-                    journaled, self._indexer.embed_ahead(kind, document)
-                )
-            else:
-                appended = await journaled
+                self._indexer.embed_ahead(kind, document)
+            appended = await self._journaled(write, operation)
             span.set_attributes(
                 {"memoryd.write.seq": appended.seq, "memoryd.write.retry": appended.is_retry}
             )
