@@ -85,7 +85,7 @@ def test_a_sync_create_is_answered_before_its_outcome_commits_and_replays_to_the
             assert await indexer.drain(60)
             status = await memories.writes.write_status(receipt.token)
             assert status.state is WriteState.APPLIED
-            (replayed,) = status.outcome  # type: ignore[misc]
+            (replayed,) = status.outcome
             assert replayed.outcome == created.outcome and replayed.memory == created.memory
             page = await memories.reads.list(ListQuery(Selection(scope), page_size=10))
             assert page.memories == (created.memory,)
