@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,13 +32,12 @@ from typing import Any
 from compare.floor_embedder import embedder_figures
 from compare.floor_run import embed_and_query, embed_and_upsert, load
 from compare.goals import PER_SIZE_GOALS
-from compare.memoryd_client_calls import ASYNC, SYNC, connect, create, search
+from compare.memoryd_client_calls import ASYNC, SYNC, connect, create, empty_rpc, search
 from compare.million import IMPORT_BATCH, IMPORT_DEADLINE_S, records
 from compare.stats import summary
 from compare.vectors import workload_vectors
 from compare.workload import Workload, cold_query
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-from harness import ServerProcess
+from harness import ServerProcess, alternating
 
 from memoryd.core.ports import IndexSpec
 from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
@@ -99,15 +97,12 @@ def _pairings(
     client: Any, shard: Any, model: OnnxMiniLMEmbedder, workload: Workload, args: argparse.Namespace
 ) -> dict[tuple[str, ...], tuple[Side, Side]]:
     """Each goal's two sides; every call's number is new across rounds, so every text is new."""
-    health = health_pb2_grpc.HealthStub(client._raw)  # the client's own channel, as bench-compare's
+    empty = empty_rpc(client)
     # Both sides get the same texts: a model call's time depends on the text's length.
     count = args.rounds * (args.samples + 1)
     new_texts = workload.fresh_texts("side-by-side", 2 * count)
     repeated = cold_query("cached", 0)
     search(client, workload.user_of(0), repeated)  # the one call that embeds it
-
-    def empty(i: int) -> object:
-        return health.Check(health_pb2.HealthCheckRequest())
 
     return {
         ("1 cold search p50", "1 cold search p95"): (
@@ -124,7 +119,7 @@ def _pairings(
         ),
         ("2 cached search p50",): (
             Side("memoryd.cached_search", lambda i: search(client, workload.user_of(i), repeated)),
-            Side("memoryd.empty_rpc", empty),
+            Side("memoryd.empty_rpc", lambda i: empty()),
         ),
         ("3 SYNC create p50",): (
             Side("memoryd.create_sync", lambda i: create(client, "bench-sync", new_texts[i], SYNC)),
@@ -140,7 +135,7 @@ def _pairings(
                 "memoryd.create_async",
                 lambda i: create(client, ASYNC_USER, new_texts[count + i], ASYNC),
             ),
-            Side("memoryd.empty_rpc", empty),
+            Side("memoryd.empty_rpc", lambda i: empty()),
         ),
     }
 
@@ -155,15 +150,11 @@ def _report(
     first = round_ * (args.samples + 1)
     memoryd.call(first)  # a first call each, not timed
     baseline.call(first)
-    samples: dict[Side, list[float]] = {memoryd: [], baseline: []}
-    for i in range(first + 1, first + 1 + args.samples):
-        for side in (memoryd, baseline) if i % 2 else (baseline, memoryd):
-            started = time.perf_counter()
-            side.call(i)
-            samples[side].append((time.perf_counter() - started) * 1000)
+    sides = (memoryd, baseline)
+    samples = alternating([side.call for side in sides], range(first + 1, first + 1 + args.samples))
     run: dict[str, dict[str, Any]] = {"memoryd": {}, "floor": {}}
     figures = {}
-    for side, series in samples.items():
+    for side, series in zip(sides, samples, strict=True):
         peer, name = side.path.split(".")
         run[peer][name] = figures[side] = summary(series, keep_samples=False)
     for goal in (g for g in PER_SIZE_GOALS if g.name in goal_names):

@@ -100,6 +100,19 @@ def timed(call: Callable[[int], object], count: int) -> list[float]:
     return samples
 
 
+def alternating(calls: Sequence[Callable[[int], object]], numbers: range) -> list[list[float]]:
+    """Milliseconds of each of ``calls`` for every number in turn, the one that goes
+    first moving on by one each time: so every call meets the machine as it is then."""
+    samples: list[list[float]] = [[] for _ in calls]
+    for i in numbers:
+        shift = i % len(calls)
+        for k in [*range(shift, len(calls)), *range(shift)]:
+            start = time.perf_counter()
+            calls[k](i)
+            samples[k].append((time.perf_counter() - start) * 1000)
+    return samples
+
+
 def percentiles(samples: list[float]) -> tuple[float, float]:
     """(p50, p95)."""
     ordered = sorted(samples)

@@ -27,15 +27,23 @@ two checkouts in both start orders (--baseline-first).
 from __future__ import annotations
 
 import argparse
+import functools
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from compare.memoryd_client_calls import ASYNC, SYNC, connect, create, search, store_in_batches
+from compare.memoryd_client_calls import (
+    ASYNC,
+    SYNC,
+    connect,
+    create,
+    empty_rpc,
+    search,
+    store_in_batches,
+)
 from compare.workload import Workload, cold_query
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-from harness import CHECKOUT, ServerProcess, checkout_env, percentiles
+from harness import CHECKOUT, ServerProcess, alternating, checkout_env, percentiles
 
 from memoryd_client import MemorydClient
 
@@ -90,10 +98,7 @@ def _measure(
     ]
     repeated = cold_query("cached", 0)
 
-    def empty(k: int, i: int) -> object:
-        # On the client's own channel (a private attribute: the client has no public
-        # one), the connection its calls use, as bench-compare's empty RPC.
-        return health_pb2_grpc.HealthStub(servers[k][0]._raw).Check(health_pb2.HealthCheckRequest())
+    empties = [empty_rpc(client) for client, _ in servers]
 
     def searching(query: Callable[[int], str]) -> Call:
         return lambda k, i: search(servers[k][0], servers[k][1].user_of(i), query(i))
@@ -102,7 +107,7 @@ def _measure(
         return lambda k, i: create(servers[k][0], WRITER, next(new_texts[k]), mode)
 
     kinds: dict[str, Call] = {
-        "empty RPC": empty,
+        "empty RPC": lambda k, i: empties[k](),
         "search, repeated query": searching(lambda i: repeated),
         "search, new query": searching(lambda i: cold_query("new", i)),
         "CreateMemory SYNC": creating(SYNC),
@@ -114,14 +119,9 @@ def _measure(
         for kind, call in kinds.items():
             for k in range(len(servers)):  # a first call each, not timed
                 call(k, round_ * (args.calls + 1))
-            samples: list[list[float]] = [[] for _ in servers]
             first = round_ * (args.calls + 1) + 1
-            for i in range(first, first + args.calls):
-                shift = i % len(servers)
-                for k in [*range(shift, len(servers)), *range(shift)]:
-                    started = time.perf_counter()
-                    call(k, i)
-                    samples[k].append((time.perf_counter() - started) * 1000)
+            per_server = [functools.partial(call, k) for k in range(len(servers))]
+            samples = alternating(per_server, range(first, first + args.calls))
             p50s = " | ".join(f"{percentiles(s)[0]:.2f}" for s in samples)
             print(f"| {round_ + 1} | {kind} | {p50s} |", flush=True)
         # The ASYNC writes are indexed after their acknowledgements: a read in their

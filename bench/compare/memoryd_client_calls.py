@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
@@ -20,6 +22,14 @@ def connect(address: str) -> MemorydClient:
     client = MemorydClient(address, read_timeout=60.0, write_timeout=120.0)
     client.wait_ready(timeout=30.0)
     return client
+
+
+def empty_rpc(client: MemorydClient) -> Callable[[], object]:
+    """The empty RPC (health Check) on the client's own channel, the connection its
+    calls use (a private attribute: the client has no public one)."""
+    health = health_pb2_grpc.HealthStub(client._raw)
+    request = health_pb2.HealthCheckRequest()
+    return lambda: health.Check(request)
 
 
 def batch_create(client: MemorydClient, user: str, texts: Iterable[str], mode: int = SYNC) -> None:

@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 from harness import ServerProcess
 
 from compare.memoryd_client_calls import (
@@ -29,6 +28,7 @@ from compare.memoryd_client_calls import (
     batch_create,
     connect,
     create,
+    empty_rpc,
     search,
     store_in_batches,
 )
@@ -78,10 +78,8 @@ def measure(server: ServerProcess, args: argparse.Namespace) -> dict[str, Any]:
         say(PEER, name)
         result[name] = summary(sample(call, count, args.budget))
 
-    # The empty RPC goes over the client's own raw channel (a private attribute: the
-    # client has no public one), the same connection its calls use.
-    health = health_pb2_grpc.HealthStub(client._raw)
-    series("empty_rpc", lambda i: health.Check(health_pb2.HealthCheckRequest()))
+    empty = empty_rpc(client)
+    series("empty_rpc", lambda i: empty())
     series("cold_search", lambda i: search(client, workload.user_of(i), cold_query("cold", i)))
     series(
         "cold_search_default",

@@ -7,20 +7,12 @@ import itertools
 from collections.abc import Sequence
 
 import numpy as np
-import pytest
 
 from memoryd.core.errors import EmbeddingError
 from memoryd.core.ports import Vector
 from memoryd.embed.batching import MicroBatchingEmbedder
 from memoryd.embed.cache import CachedEmbedder
 from memoryd.embed.onnx_local import DIMENSION, OnnxMiniLMEmbedder
-
-
-@pytest.fixture(scope="module")
-def model():
-    embedder = OnnxMiniLMEmbedder()
-    yield embedder
-    asyncio.run(embedder.close())
 
 
 class CountingEmbedder:

@@ -46,13 +46,6 @@ class PoisonInjectingEmbedder:
         await self._inner.close()
 
 
-@pytest.fixture(scope="module")
-def model():
-    embedder = OnnxMiniLMEmbedder()
-    yield embedder
-    asyncio.run(embedder.close())
-
-
 def test_a_write_that_keeps_failing_is_marked_failed_and_later_writes_apply(tmp_path: Path, model):
     async def run() -> None:
         embedder = PoisonInjectingEmbedder(model)

@@ -6,15 +6,12 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from memoryd.core.applier import Applier
 from memoryd.core.indexer import Indexer, IndexerSettings
 from memoryd.core.memories import Memories
 from memoryd.core.model import ListQuery, NewMemory, Scope, Selection, WriteMode, WriteState
 from memoryd.core.ports import IndexSpec
 from memoryd.core.validation import Limits
-from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
 from memoryd.embed.tokens import WordPieceTokenCounter
 from memoryd.store.edge import EdgeIndex
 from memoryd.store.sqlite_journal import SqliteJournal
@@ -30,13 +27,6 @@ class FinishHoldingJournal(SqliteJournal):
     async def finish(self, *args: Any, **kwargs: Any) -> Any:
         await self.release.wait()
         return await super().finish(*args, **kwargs)
-
-
-@pytest.fixture(scope="module")
-def model():
-    embedder = OnnxMiniLMEmbedder()
-    yield embedder
-    asyncio.run(embedder.close())
 
 
 def test_a_sync_create_is_answered_before_its_outcome_commits_and_replays_to_the_same_memory(
