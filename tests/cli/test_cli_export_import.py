@@ -9,6 +9,7 @@ from pathlib import Path
 from command_line import SHOW_PROGRESS, Run, memoryd
 from seeding import SYNC, read_jsonl, seed_shared, seed_user
 
+from memoryd.api.credentials import api_key_hash
 from memoryd_client import MemorydClient, pb, svc
 
 from support import ServerProcess
@@ -121,3 +122,31 @@ def test_export_and_import_show_a_progress_bar_then_a_summary(
         assert "4/4" in bars[-1] and "memories/s" in bars[-1] and "eta" in bars[-1]
     assert f"exported 4 memories to {exported} in " in out.err.rstrip().splitlines()[-1]
     assert "4 received, 0 created, 0 updated, 4 unchanged" in into.err.rstrip().splitlines()[-1]
+
+
+def test_export_and_import_with_an_api_key(tmp_path: Path) -> None:
+    operator_key = "mk_cli_operator_9d2e4a6c"
+    operator = {"service": "ops", "scopes": ["memory:admin", "memory:act_as_user"]}
+    env = {
+        "MEMORYD_AUTH_MODE": "api_key",
+        "MEMORYD_API_KEYS": json.dumps({api_key_hash(operator_key): operator}),
+    }
+    server = ServerProcess(tmp_path / "data", env=env).start()
+    try:
+        with MemorydClient(server.address, token=operator_key) as client:
+            ids = seed_user(client, "ann")
+            exported = tmp_path / "ann.jsonl"
+            key = ("--api-key", operator_key, "--address", server.address)
+            run = memoryd("export", "--user", "ann", "--output", str(exported), *key)
+            assert run.code == 0, run.err
+            forget = svc.ForgetMemoriesRequest(scope=pb.Scope(user_id="ann"), mode=SYNC)
+            assert client.forget_memories(forget).deleted_count == len(ids)
+
+            run = memoryd("import", "--input", str(exported), "--json", *key)
+
+            assert run.code == 0, run.err
+            assert json.loads(run.out)["created_count"] == len(ids)
+            listed = client.list_memories(svc.ListMemoriesRequest(scope=pb.Scope(user_id="ann")))
+            assert sorted(memory.id for memory in listed.memories) == sorted(ids)
+    finally:
+        assert server.stop() == 0, "".join(server.log)

@@ -5,11 +5,7 @@ from __future__ import annotations
 import grpc
 from grpc.experimental import ChannelOptions
 
-from memoryd_client.interceptors import (
-    AsyncMetadataInterceptor,
-    AsyncStreamMetadataInterceptor,
-    MetadataInterceptor,
-)
+from memoryd_client.interceptors import MetadataChannel, async_metadata_interceptors
 from memoryd_client.options import ClientOptions
 
 #: A stream's messages are read on the thread that iterates it, rather than
@@ -34,18 +30,16 @@ def sync_channel(options: ClientOptions) -> tuple[grpc.Channel, grpc.Channel]:
         raw = grpc.secure_channel(options.target, _credentials(options), options=channel_args)
     else:
         raw = grpc.insecure_channel(options.target, options=channel_args)
-    return raw, grpc.intercept_channel(
-        raw, MetadataInterceptor(options.token), *options.interceptors
+    # The caller's interceptors go under the metadata, so they see it.
+    intercepted = (
+        grpc.intercept_channel(raw, *options.interceptors) if options.interceptors else raw
     )
+    return raw, MetadataChannel(intercepted, options.token)
 
 
 def aio_channel(options: ClientOptions) -> grpc.aio.Channel:
     """A channel bound to the running event loop; never use it from another loop."""
-    interceptors = [
-        AsyncMetadataInterceptor(options.token),
-        AsyncStreamMetadataInterceptor(options.token),
-        *options.interceptors,
-    ]
+    interceptors = [*async_metadata_interceptors(options.token), *options.interceptors]
     if options.tls:
         return grpc.aio.secure_channel(
             options.target,
