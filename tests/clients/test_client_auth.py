@@ -8,10 +8,13 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import grpc
 import pytest
 
 from memoryd.api.credentials import api_key_hash
+from memoryd.v1 import memory_service_pb2_grpc
 from memoryd_client import AsyncMemorydClient, MemorydClient, Unauthenticated, pb, svc
+from memoryd_client.interceptors import MetadataChannel
 
 from support import ServerProcess
 
@@ -81,3 +84,13 @@ def test_the_async_client_sends_its_token_on_every_kind_of_call(
 def test_without_a_token_an_import_is_refused(key_server: ServerProcess) -> None:
     with MemorydClient(key_server.address) as client, pytest.raises(Unauthenticated):
         client.import_memories([])
+
+
+def test_a_metadata_channel_adds_the_token_and_closes_as_a_context_manager(
+    key_server: ServerProcess,
+) -> None:
+    with MetadataChannel(grpc.insecure_channel(key_server.address), OPERATOR_KEY) as channel:
+        stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+        assert stub.GetStats(svc.GetStatsRequest(), timeout=30).dimension == 384
+    with pytest.raises(ValueError, match="closed channel"):
+        stub.GetStats(svc.GetStatsRequest(), timeout=30)

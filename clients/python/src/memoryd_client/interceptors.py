@@ -7,7 +7,7 @@ MetadataChannel, an async one from ``async_metadata_interceptors``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 import grpc
 
@@ -119,6 +119,12 @@ class MetadataChannel(grpc.Channel):
 
     def close(self) -> None:
         self._channel.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 class _AsyncMetadata:
