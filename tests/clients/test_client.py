@@ -235,6 +235,39 @@ def test_calls_carry_token_request_id_and_the_callers_trace(
     assert sent["traceparent"] == f"00-{0x1234:032x}-{0x5678:016x}-01"
 
 
+class _AsyncRecorder(grpc.aio.UnaryUnaryClientInterceptor):
+    def __init__(self) -> None:
+        self.metadata: list[dict[str, str]] = []
+
+    async def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        self.metadata.append(dict(details.metadata or ()))
+        return await continuation(details, request)
+
+
+def test_async_calls_carry_token_and_the_callers_trace(server: ServerProcess, user: str) -> None:
+    from opentelemetry import context, trace
+    from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
+
+    recorder = _AsyncRecorder()
+    options = ClientOptions(target=server.address, token="s3cret", interceptors=[recorder])
+    span = NonRecordingSpan(
+        SpanContext(trace_id=0x4321, span_id=0x8765, is_remote=False, trace_flags=TraceFlags(1))
+    )
+
+    async def listed() -> None:
+        async with AsyncMemorydClient(options=options) as client:
+            token = context.attach(trace.set_span_in_context(span))
+            try:
+                await client.list_memories(svc.ListMemoriesRequest(scope=pb.Scope(user_id=user)))
+            finally:
+                context.detach(token)
+
+    asyncio.run(listed())
+    (sent,) = recorder.metadata
+    assert sent["authorization"] == "Bearer s3cret"
+    assert sent["traceparent"] == f"00-{0x4321:032x}-{0x8765:016x}-01"
+
+
 def test_async_mode_write_is_final_after_wait_for_write(client: MemorydClient, user: str) -> None:
     request = create("the user's flight leaves at 9", user)
     request.mode = svc.WRITE_MODE_ASYNC
