@@ -32,7 +32,15 @@ from typing import Any
 from compare.floor_embedder import embedder_figures
 from compare.floor_run import embed_and_query, embed_and_upsert, load
 from compare.goals import PER_SIZE_GOALS
-from compare.memoryd_client_calls import ASYNC, SYNC, connect, create, empty_rpc, search
+from compare.memoryd_client_calls import (
+    ASYNC,
+    SYNC,
+    connect,
+    create,
+    empty_rpc,
+    search,
+    wait_until_indexed,
+)
 from compare.million import IMPORT_BATCH, IMPORT_DEADLINE_S, records
 from compare.stats import summary
 from compare.vectors import workload_vectors
@@ -85,9 +93,7 @@ def main() -> None:
             for round_ in range(args.rounds):
                 for goal_names, (memoryd, baseline) in pairings.items():
                     _report(round_, goal_names, memoryd, baseline, args)
-                # The ASYNC writes are indexed after their acknowledgements: a read in
-                # their scope waits for them, so the next round starts on an idle server.
-                search(client, ASYNC_USER, "the acknowledged writes are indexed")
+                wait_until_indexed(client, ASYNC_USER)
         finally:
             server.stop()
             shard.close()

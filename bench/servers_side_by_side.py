@@ -41,6 +41,7 @@ from compare.memoryd_client_calls import (
     empty_rpc,
     search,
     store_in_batches,
+    wait_until_indexed,
 )
 from compare.workload import Workload, cold_query
 from harness import CHECKOUT, ServerProcess, alternating, checkout_env, percentiles
@@ -124,10 +125,8 @@ def _measure(
             samples = alternating(per_server, range(first, first + args.calls))
             p50s = " | ".join(f"{percentiles(s)[0]:.2f}" for s in samples)
             print(f"| {round_ + 1} | {kind} | {p50s} |", flush=True)
-        # The ASYNC writes are indexed after their acknowledgements: a read in their
-        # scope waits for them, so the next round starts on idle servers.
         for client, _ in servers:
-            search(client, WRITER, "the acknowledged writes are indexed")
+            wait_until_indexed(client, WRITER)
 
 
 if __name__ == "__main__":

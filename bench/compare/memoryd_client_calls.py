@@ -32,6 +32,12 @@ def empty_rpc(client: MemorydClient) -> Callable[[], object]:
     return lambda: health.Check(request)
 
 
+def wait_until_indexed(client: MemorydClient, user: str) -> None:
+    """Returns once ``user``'s acknowledged ASYNC writes are indexed: a read of a
+    scope waits for them, so a timed round after this starts on an idle server."""
+    search(client, user, "the acknowledged writes are indexed")
+
+
 def batch_create(client: MemorydClient, user: str, texts: Iterable[str], mode: int = SYNC) -> None:
     """One BatchCreateMemories of ``texts`` into ``user``'s scope."""
     scope = pb.Scope(user_id=user)
