@@ -1,4 +1,4 @@
-"""Issue 14's goals 1 to 3 with memoryd and its baseline measured call by call, side by side.
+"""Issue 14's goals 1, 2, 3 and 5 with memoryd and its baseline measured call by call, side by side.
 
 bench-compare measures memoryd and the floor in turn, each in its own process,
 minutes apart; these machines drift by 20-50% between runs, so a ratio near its
@@ -12,7 +12,10 @@ sides call by call (which side goes first alternates too):
   embed + Edge query of a new text, as bench-compare's rows;
 - goal 2: SearchMemories with a repeated query against the empty RPC;
 - goal 3: CreateMemory SYNC of a new text against embed + Edge upsert of one,
-  and CreateMemory ASYNC against the empty RPC.
+  and CreateMemory ASYNC against the empty RPC;
+- goal 5: Preload over a user and an agent scope with a new query text (its
+  first event and the whole stream) against SearchMemories with another new
+  text of the same length, as bench-compare's rows.
 
 Prints, per round of --samples pairs, each side's p50 / p95 (milliseconds) and
 the goal's verdict, judged as the report judges it (compare.goals).
@@ -25,7 +28,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +44,7 @@ from compare.memoryd_client_calls import (
     search,
     wait_until_indexed,
 )
+from compare.memoryd_preload import add_agent_memories, preload_request, timed_preload
 from compare.million import IMPORT_BATCH, IMPORT_DEADLINE_S, records
 from compare.stats import summary
 from compare.vectors import workload_vectors
@@ -57,10 +61,12 @@ ASYNC_USER = "bench-async"
 @dataclass(frozen=True)
 class Side:
     """One side of a pairing: where its figure goes in a run (as compare.goals
-    reads it, "peer.series") and the call it times."""
+    reads it, "peer.series") and the call it times; ``recorded``: series the call
+    records itself, by path (Preload's first event)."""
 
     path: str
     call: Callable[[int], object]
+    recorded: dict[str, list[float]] = field(default_factory=dict)
 
 
 def main() -> None:
@@ -109,6 +115,12 @@ def _pairings(
     new_texts = workload.fresh_texts("side-by-side", 2 * count)
     repeated = cold_query("cached", 0)
     search(client, workload.user_of(0), repeated)  # the one call that embeds it
+    add_agent_memories(client, workload)
+    first_events: list[float] = []
+
+    def preload(i: int) -> None:
+        # Tags of one length: the two sides' texts are as long as each other.
+        first_events.append(timed_preload(client, preload_request(workload, "pre-p", i))[0])
 
     return {
         ("1 cold search p50", "1 cold search p95"): (
@@ -143,6 +155,17 @@ def _pairings(
             ),
             Side("memoryd.empty_rpc", lambda i: empty()),
         ),
+        ("5 Preload first event p50", "5 Preload whole stream p50"): (
+            Side(
+                "memoryd.preload.whole_stream",
+                preload,
+                {"memoryd.preload.first_event": first_events},
+            ),
+            Side(
+                "memoryd.cold_search",
+                lambda i: search(client, workload.user_of(i), cold_query("pre-u", i)),
+            ),
+        ),
     }
 
 
@@ -157,22 +180,40 @@ def _report(
     memoryd.call(first)  # a first call each, not timed
     baseline.call(first)
     sides = (memoryd, baseline)
+    for series in (s for side in sides for s in side.recorded.values()):
+        series.clear()
     samples = alternating([side.call for side in sides], range(first + 1, first + 1 + args.samples))
-    run: dict[str, dict[str, Any]] = {"memoryd": {}, "floor": {}}
-    figures = {}
+    run: dict[str, Any] = {"memoryd": {}, "floor": {}}
     for side, series in zip(sides, samples, strict=True):
-        peer, name = side.path.split(".")
-        run[peer][name] = figures[side] = summary(series, keep_samples=False)
+        _put(run, side.path, summary(series, keep_samples=False))
+        for path, recorded in side.recorded.items():
+            _put(run, path, summary(recorded, keep_samples=False))
     for goal in (g for g in PER_SIZE_GOALS if g.name in goal_names):
         measure = goal.judge(run)
         value = f"{measure.ratio:.2f}x" if measure.ratio_unit == "x" else f"+{measure.ratio:.2f} ms"
+        # The goal's paths end in a figure ("memoryd.cold_search.p50"): its series is the rest.
+        measured, against = (path.rsplit(".", 1)[0] for path in (goal.measured, goal.baseline))
         print(
-            f"| {round_ + 1} | {memoryd.path} "
-            f"| {figures[memoryd]['p50']:.2f} / {figures[memoryd]['p95']:.2f} "
-            f"| {baseline.path} | {figures[baseline]['p50']:.2f} / {figures[baseline]['p95']:.2f} "
+            f"| {round_ + 1} | {measured} | {_p50_p95(run, measured)} "
+            f"| {against} | {_p50_p95(run, against)} "
             f"| {goal.name}: {goal.title} | {value} | {'PASS' if measure.passed else 'FAIL'} |",
             flush=True,
         )
+
+
+def _put(run: dict[str, Any], path: str, figures: dict[str, Any]) -> None:
+    """Sets run's entry at a dotted path ("memoryd.preload.first_event") to figures."""
+    *parents, name = path.split(".")
+    for key in parents:
+        run = run.setdefault(key, {})
+    run[name] = figures
+
+
+def _p50_p95(run: dict[str, Any], path: str) -> str:
+    figures = run
+    for key in path.split("."):
+        figures = figures[key]
+    return f"{figures['p50']:.2f} / {figures['p95']:.2f}"
 
 
 if __name__ == "__main__":

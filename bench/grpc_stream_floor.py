@@ -5,12 +5,17 @@ on a stream, against the empty unary RPC the goal measures from. A bare
 grpc.aio server in a child process answers three methods with the same
 message: unary, a stream yielding it from an async generator (as memoryd's
 Preload does), and a stream writing it with context.write. One client channel
-calls them in turn, --rounds times, and prints each p50 (milliseconds) per round.
+(reading streams on the calling thread, as memoryd_client's does) calls them
+call by call in turn, --calls each per round, and prints each p50 (milliseconds)
+per round.
 
 A fourth method is the floor under a cached search (goal 2): a unary call that
 takes a SearchMemoriesRequest and answers a SearchMemoriesResponse of 5 hits
 built beforehand (corpus texts, scope, metadata, timestamps), so what grpc.aio
 itself adds for a search's messages shows apart from the server's own work.
+A fifth streams that reply four times, as many messages as a Preload over a
+user and an agent scope sends (two scopes' hits, the context block, done): the
+floor under goal 5's whole stream against the unary search.
 
     python bench/grpc_stream_floor.py
 """
@@ -26,8 +31,9 @@ from collections.abc import AsyncIterator, Callable
 import grpc
 from corpus import memories
 from google.protobuf import struct_pb2, timestamp_pb2
+from grpc.experimental import ChannelOptions
 from grpc_health.v1 import health_pb2
-from harness import percentiles, timed
+from harness import alternating, percentiles, timed
 
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
@@ -75,12 +81,21 @@ def _five_hits() -> svc.SearchMemoriesResponse:
 
 
 FIVE_HITS = _five_hits()
+#: The messages of a Preload over a user and an agent scope.
+PRELOAD_EVENTS = 4
 
 
 async def _searched(
     request: svc.SearchMemoriesRequest, context: grpc.aio.ServicerContext
 ) -> svc.SearchMemoriesResponse:
     return FIVE_HITS
+
+
+async def _searched_four_times(
+    request: svc.SearchMemoriesRequest, context: grpc.aio.ServicerContext
+) -> AsyncIterator[svc.SearchMemoriesResponse]:
+    for _ in range(PRELOAD_EVENTS):
+        yield FIVE_HITS
 
 
 async def _serve() -> None:
@@ -92,6 +107,11 @@ async def _serve() -> None:
         "Written": grpc.unary_stream_rpc_method_handler(_written, decode, encode),
         "Search": grpc.unary_unary_rpc_method_handler(
             _searched,
+            svc.SearchMemoriesRequest.FromString,
+            svc.SearchMemoriesResponse.SerializeToString,
+        ),
+        "SearchStream": grpc.unary_stream_rpc_method_handler(
+            _searched_four_times,
             svc.SearchMemoriesRequest.FromString,
             svc.SearchMemoriesResponse.SerializeToString,
         ),
@@ -109,13 +129,22 @@ def main(args: argparse.Namespace) -> None:
     )
     try:
         assert server.stdout is not None
-        channel = grpc.insecure_channel(f"127.0.0.1:{int(server.stdout.readline())}")
+        # Streams read on the calling thread, as memoryd_client's channel reads them.
+        channel = grpc.insecure_channel(
+            f"127.0.0.1:{int(server.stdout.readline())}",
+            options=[(ChannelOptions.SingleThreadedUnaryStream, 1)],
+        )
         encode, decode = Request.SerializeToString, Reply.FromString
         unary = channel.unary_unary(f"/{SERVICE}/Unary", encode, decode)
         yielded = channel.unary_stream(f"/{SERVICE}/Yielded", encode, decode)
         written = channel.unary_stream(f"/{SERVICE}/Written", encode, decode)
         search = channel.unary_unary(
             f"/{SERVICE}/Search",
+            svc.SearchMemoriesRequest.SerializeToString,
+            svc.SearchMemoriesResponse.FromString,
+        )
+        search_stream = channel.unary_stream(
+            f"/{SERVICE}/SearchStream",
             svc.SearchMemoriesRequest.SerializeToString,
             svc.SearchMemoriesResponse.FromString,
         )
@@ -128,15 +157,19 @@ def main(args: argparse.Namespace) -> None:
             "stream, async generator": lambda i: list(yielded(Request())),
             "stream, context.write": lambda i: list(written(Request())),
             "unary, search request and 5-hit reply": lambda i: search(asked),
+            f"stream of that reply x{PRELOAD_EVENTS}": lambda i: list(search_stream(asked)),
         }
         print(f"p50 ms of {args.calls} calls, per round\n")
         print("| call | " + " | ".join(f"round {r + 1}" for r in range(args.rounds)) + " |")
         print("|---|" + "---:|" * args.rounds)
         rows: dict[str, list[float]] = {name: [] for name in calls}
+        for call in calls.values():
+            timed(call, args.calls // 5)  # warm-up
         for _ in range(args.rounds):
-            for name, call in calls.items():
-                timed(call, args.calls // 5)  # warm-up
-                rows[name].append(percentiles(timed(call, args.calls))[0])
+            # Call by call in turn, so every kind meets the machine as it is then.
+            samples = alternating(list(calls.values()), range(args.calls))
+            for name, series in zip(calls, samples, strict=True):
+                rows[name].append(percentiles(series)[0])
         for name, p50s in rows.items():
             print(f"| {name} | " + " | ".join(f"{p:.3f}" for p in p50s) + " |")
         channel.close()

@@ -12,7 +12,9 @@ each server's p50 per kind and round (milliseconds):
 - the empty RPC (health Check on the client's channel);
 - SearchMemories with a repeated query (its embedding cached) and with a new one,
   DENSE with recency off, as bench-compare's rows;
-- CreateMemory SYNC and ASYNC of new texts.
+- CreateMemory SYNC and ASYNC of new texts;
+- Preload over a user and an agent scope with a new query text, as bench-compare's
+  rows: the whole stream, and its first event as a row of its own.
 
 Servers: one of this checkout per --sizes (default 10k and 100k); or, with
 --baseline (another checkout, such as ``git worktree add /tmp/base HEAD~1``),
@@ -43,6 +45,7 @@ from compare.memoryd_client_calls import (
     store_in_batches,
     wait_until_indexed,
 )
+from compare.memoryd_preload import add_agent_memories, preload_request, timed_preload
 from compare.workload import Workload, cold_query
 from harness import CHECKOUT, ServerProcess, alternating, checkout_env, percentiles
 
@@ -81,6 +84,7 @@ def main() -> None:
             for (label, _, _), client, workload in zip(servers, clients, workloads, strict=True):
                 started = time.perf_counter()
                 store_in_batches(client, workload.by_user())
+                add_agent_memories(client, workload)
                 print(f"loaded {label} in {time.perf_counter() - started:.0f} s")
             labels = [label for label, _, _ in servers]
             _measure(labels, list(zip(clients, workloads, strict=True)), args)
@@ -107,12 +111,19 @@ def _measure(
     def creating(mode: int) -> Call:
         return lambda k, i: create(servers[k][0], WRITER, next(new_texts[k]), mode)
 
+    first_events: list[list[float]] = [[] for _ in servers]
+
+    def preloading(k: int, i: int) -> None:
+        request = preload_request(servers[k][1], "pnew", i)
+        first_events[k].append(timed_preload(servers[k][0], request)[0])
+
     kinds: dict[str, Call] = {
         "empty RPC": lambda k, i: empties[k](),
         "search, repeated query": searching(lambda i: repeated),
         "search, new query": searching(lambda i: cold_query("new", i)),
         "CreateMemory SYNC": creating(SYNC),
         "CreateMemory ASYNC": creating(ASYNC),
+        "Preload, new query: whole stream": preloading,
     }
     columns = " | ".join(f"{label} p50" for label in labels)
     print(f"\n| round | call | {columns} |\n|---|---|" + "---:|" * len(labels))
@@ -122,9 +133,14 @@ def _measure(
                 call(k, round_ * (args.calls + 1))
             first = round_ * (args.calls + 1) + 1
             per_server = [functools.partial(call, k) for k in range(len(servers))]
+            for recorded in first_events:
+                recorded.clear()
             samples = alternating(per_server, range(first, first + args.calls))
             p50s = " | ".join(f"{percentiles(s)[0]:.2f}" for s in samples)
             print(f"| {round_ + 1} | {kind} | {p50s} |", flush=True)
+            if call is preloading:
+                p50s = " | ".join(f"{percentiles(s)[0]:.2f}" for s in first_events)
+                print(f"| {round_ + 1} | Preload, new query: first event | {p50s} |", flush=True)
         for client, _ in servers:
             wait_until_indexed(client, WRITER)
 
