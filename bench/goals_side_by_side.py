@@ -34,7 +34,7 @@ from typing import Any
 
 from compare.floor_embedder import embedder_figures
 from compare.floor_run import embed_and_query, embed_and_upsert, load
-from compare.goals import PER_SIZE_GOALS
+from compare.goals import PER_SIZE_GOALS, figure
 from compare.memoryd_client_calls import (
     ASYNC,
     SYNC,
@@ -209,11 +209,8 @@ def _put(run: dict[str, Any], path: str, figures: dict[str, Any]) -> None:
     run[name] = figures
 
 
-def _p50_p95(run: dict[str, Any], path: str) -> str:
-    figures = run
-    for key in path.split("."):
-        figures = figures[key]
-    return f"{figures['p50']:.2f} / {figures['p95']:.2f}"
+def _p50_p95(run: dict[str, Any], series: str) -> str:
+    return f"{figure(run, f'{series}.p50'):.2f} / {figure(run, f'{series}.p95'):.2f}"
 
 
 if __name__ == "__main__":

@@ -66,7 +66,7 @@ class Goal:
     at_100k_only: bool = False
 
     def judge(self, run: Run) -> Measure:
-        measured, baseline = _figure(run, self.measured), _figure(run, self.baseline)
+        measured, baseline = figure(run, self.measured), figure(run, self.baseline)
         if self.rule == "at_most_plus":
             target = baseline + self.factor
             return Measure(measured, target, measured - baseline, "ms", "ms", measured <= target)
@@ -75,7 +75,8 @@ class Goal:
         return Measure(measured, target, measured / baseline, self.unit, "x", passed)
 
 
-def _figure(run: Run, path: str) -> float:
+def figure(run: Run, path: str) -> float:
+    """The number at a dotted path of one size's run ("memoryd.cold_search.p50")."""
     first, *rest = path.split(".")
     value: Any = top_load(run) if first == "top_load" else run[first]
     for key in rest:
