@@ -76,9 +76,7 @@ class Settings(BaseSettings):
         None, gt=0, description="MEMORYD_EMBED_BATCH_SIZE: texts per call (local 16, Gemini 32)."
     )
     embed_threads: int = Field(
-        0,
-        ge=0,
-        description="MEMORYD_EMBED_THREADS: the local model's threads; 0: one per core.",
+        0, ge=0, description="MEMORYD_EMBED_THREADS: the local model's threads; 0: one per core."
     )
     embed_keep_spinning: bool = Field(
         False,
@@ -142,9 +140,7 @@ class Settings(BaseSettings):
         8 * 1024 * 1024, gt=0, description="MEMORYD_MAX_MESSAGE_BYTES: gRPC message limit."
     )
     reembed_page_size: int = Field(
-        256,
-        gt=0,
-        description="MEMORYD_REEMBED_PAGE_SIZE: memories a re-embedding embeds and saves at once.",
+        256, gt=0, description="MEMORYD_REEMBED_PAGE_SIZE: memories re-embedded and saved at once."
     )
     max_write_backlog: int = Field(
         10_000,
@@ -169,6 +165,9 @@ class Settings(BaseSettings):
     )
     indexer_max_attempts: int = Field(
         4, gt=0, description="MEMORYD_INDEXER_MAX_ATTEMPTS: tries before a write is marked failed."
+    )
+    index_flush_interval_seconds: float = Field(
+        5.0, ge=0, description="MEMORYD_INDEX_FLUSH_INTERVAL_SECONDS: how often the index syncs."
     )
     shutdown_drain_seconds: float = Field(
         10.0,
@@ -272,6 +271,7 @@ class Settings(BaseSettings):
         return IndexerSettings(
             batch_entries=self.indexer_batch_entries,
             max_attempts=self.indexer_max_attempts,
+            flush_interval_seconds=self.index_flush_interval_seconds,
             embed_ahead=self.embed_cache_size > 0,
         )
 

@@ -45,6 +45,7 @@ from memoryd.core.transfers import Transfers
 from memoryd.embed.tokens import WordPieceTokenCounter
 from memoryd.security import authenticator, is_loopback, server_credentials
 from memoryd.stop_signals import ignore_stop_signals, on_stop_signal
+from memoryd.store.data_dir_lock import DataDirLock
 from memoryd.store.sqlite_journal import SqliteJournal
 from memoryd.store.traced import TracedIndex
 from memoryd.telemetry import Telemetry, setup
@@ -70,6 +71,7 @@ class App:
     transfers: Transfers
     feed: ChangeFeed
     admin: Admin
+    data_dir_lock: DataDirLock
 
     async def close(self, drain_seconds: float = 0.0) -> None:
         """Stops the indexer (after draining at most ``drain_seconds``), then
@@ -82,6 +84,7 @@ class App:
         await self.journal.close()
         await self.index.close()
         await self.embedder.close()
+        self.data_dir_lock.release()
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +111,7 @@ async def build(
 ) -> App:
     """The object graph for ``settings``; ``telemetry`` defaults to none (no-op),
     ``seams`` to the production components."""
+    data_dir_lock = DataDirLock.acquire(settings.data_dir)  # before anything in it opens
     telemetry = telemetry or Telemetry(record_content=settings.telemetry_record_content)
     seams = seams or Seams()
     embedder = SwitchingEmbedder(make_embedder(settings, telemetry, seams.gemini_transport))
@@ -116,6 +120,7 @@ async def build(
         engine = await open_index(settings, spec, seams.qdrant_client or connect_qdrant)
     except BaseException:
         await embedder.close()
+        data_dir_lock.release()
         raise
     collection = settings.qdrant_collection if settings.backend == "qdrant" else "edge"
 
@@ -138,13 +143,7 @@ async def build(
         telemetry=telemetry,
         journal_id=journal.journal_id,
     )
-    indexer = Indexer(
-        journal,
-        applier,
-        embedder,
-        settings.indexer_settings(),
-        telemetry,
-    )
+    indexer = Indexer(journal, applier, embedder, settings.indexer_settings(), telemetry)
     telemetry.observe_backlog(lambda: indexer.backlog)
     # One tokenizer for every budget, so Search and Preload count alike.
     tokens = WordPieceTokenCounter()
@@ -188,7 +187,8 @@ async def build(
         reembedding=job,
     )
     await admin.resume()
-    return App(embedder, index, journal, memories, preloader, telemetry, transfers, feed, admin)
+    parts = (embedder, index, journal, memories, preloader, telemetry, transfers, feed, admin)
+    return App(*parts, data_dir_lock)
 
 
 async def create_server(

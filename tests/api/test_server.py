@@ -16,7 +16,7 @@ from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
-from helpers import create, search
+from helpers import create, list_all, search
 from support import ServerProcess
 
 
@@ -138,6 +138,40 @@ def test_second_server_on_the_same_data_dir_is_refused(server):
         pass
     assert second.wait_exit() == 1
     assert "in use by another memoryd process" in "".join(second.log)
+
+
+TOMATOES = "the user grows tomatoes on the balcony"
+TIMEZONE = "the user's timezone is Europe/Lisbon"
+
+
+def test_a_refused_second_server_leaves_the_running_one_intact(tmp_path):
+    """The second server is refused before it opens anything in the directory. Qdrant
+    Edge's own lock came too late: the refused process had already rewritten a file
+    of the running server's shard, whose every flush then failed, at shutdown too."""
+    env = {"MEMORYD_INDEX_FLUSH_INTERVAL_SECONDS": "0"}  # a flush after every write
+    first = ServerProcess(tmp_path / "data", env=env).start()
+    try:
+        with first.channel() as channel:
+            stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+            create(stub, TOMATOES, user="owner")
+            second = ServerProcess(first.data_dir)
+            with pytest.raises(RuntimeError):
+                second.start()
+            assert second.wait_exit() == 1
+            assert "in use by another memoryd process" in "".join(second.log)
+            create(stub, TIMEZONE, user="owner")
+    finally:
+        code = first.stop()
+    log = "".join(first.log)
+    assert code == 0 and "could not flush" not in log, log
+    again = ServerProcess(first.data_dir).start()
+    try:
+        with again.channel() as channel:
+            stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
+            stored = {m.content for m in list_all(stub, pb.Scope(user_id="owner"))}
+    finally:
+        assert again.stop() == 0, "".join(again.log)
+    assert stored == {TOMATOES, TIMEZONE}
 
 
 def test_sigterm_turns_health_not_serving_while_rpcs_in_flight_finish(tmp_path):

@@ -87,6 +87,9 @@ class SlowIndex:
     async def count(self, where: Filter) -> int:
         return await self._inner.count(where)
 
+    async def flush(self) -> None:
+        await self._inner.flush()
+
     async def close(self) -> None:
         await self._inner.close()
 

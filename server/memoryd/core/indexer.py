@@ -27,6 +27,7 @@ from memoryd.core.apply_entry import CREATE_CHUNK, EntryApplier, ImportApplier
 from memoryd.core.apply_retries import apply_with_retries
 from memoryd.core.changes import Change
 from memoryd.core.importing import Importer
+from memoryd.core.index_flush import FlushSchedule
 from memoryd.core.indexer_settings import IndexerSettings
 from memoryd.core.instruments import Telemetry
 from memoryd.core.model import OperationKind, WriteState
@@ -74,6 +75,7 @@ class Indexer:
         #: SYNC waiters per write, and the outcomes the indexer left for them.
         self._awaited: dict[int, int] = {}
         self._finished: dict[int, tuple[WriteState, dict[str, Any]]] = {}
+        self._flushes = FlushSchedule(applier.index, self._settings.flush_interval_seconds)
 
     async def start(self) -> list[Entry]:
         """Starts applying; returns the entries still pending from a previous run."""
@@ -190,9 +192,11 @@ class Indexer:
             if not entries:
                 self._wake.clear()
                 if self.done_seq >= self.last_seq:
-                    with contextlib.suppress(TimeoutError):  # time to purge
-                        async with asyncio.timeout(next_purge - time.monotonic()):
+                    wake_at = min(next_purge, self._flushes.due_at())
+                    with contextlib.suppress(TimeoutError):  # time to purge or to flush
+                        async with asyncio.timeout(wake_at - time.monotonic()):
                             await self._wake.wait()
+                    await self._flush_when_due()
                 continue
             with self._tracer.start_as_current_span(
                 "memoryd.index.embed_batch",
@@ -219,6 +223,12 @@ class Indexer:
                         self._progress.notify_all()
                 for listener in self._listeners:
                     listener(numbered)
+            await self._flush_when_due()
+
+    async def _flush_when_due(self) -> None:
+        if self._flushes.is_due():
+            async with self._gate:  # not while a re-embedding swaps the index (paused())
+                await self._flushes.flush()
 
     async def _applied(self, seq: int, state: WriteState, outcome: dict[str, Any]) -> None:
         """Write ``seq`` is in the index: its reads and its SYNC writer go on now,
@@ -228,6 +238,7 @@ class Indexer:
         between, the write replays to the same outcome (the applier's stamps)."""
         if seq in self._awaited:
             self._finished[seq] = (state, outcome)
+        self._flushes.applied()
         async with self._progress:
             self.applied_seq = seq
             self._progress.notify_all()

@@ -14,6 +14,9 @@ class IndexerSettings:
     #: How often the write log's forgotten entries are purged (core/write_log.py);
     #: only disk space waits for it, a write is forgotten when its retention ends.
     purge_interval_seconds: float = 3600.0
+    #: How long an applied write may wait before the index is flushed to disk
+    #: (VectorIndex.flush); 0 flushes after every batch of writes.
+    flush_interval_seconds: float = 5.0
     #: Whether a SYNC write embeds its texts while its journal commit runs;
     #: only worth it when the embedder caches (the vectors reach the indexer that way).
     embed_ahead: bool = False

@@ -125,7 +125,8 @@ class VectorIndex(Protocol):
     supports_hybrid: bool
 
     async def upsert(self, points: Sequence[Point]) -> None:
-        """Inserts or replaces points, durably, in one engine call."""
+        """Inserts or replaces points in one engine call. They survive the
+        process's end at once, and the machine's once flushed (``flush``)."""
         ...
 
     async def search(self, searches: Sequence[Search]) -> list[list[Hit]]:
@@ -159,6 +160,11 @@ class VectorIndex(Protocol):
 
     async def delete_where(self, where: Filter) -> None:
         """Deletes every matching point."""
+        ...
+
+    async def flush(self) -> None:
+        """Writes every change so far through to disk, so that a power loss
+        keeps it, and lets the engine drop its write-ahead log up to here."""
         ...
 
     async def close(self) -> None:

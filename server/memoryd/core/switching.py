@@ -136,5 +136,8 @@ class SwitchingIndex:
     async def delete_where(self, where: Filter) -> None:
         await self.current.delete_where(where)
 
+    async def flush(self) -> None:
+        await self.current.flush()
+
     async def close(self) -> None:
         await self.current.close()

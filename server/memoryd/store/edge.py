@@ -46,11 +46,11 @@ from memoryd.core.ports import (
     Search,
 )
 from memoryd.store.base import DENSE, ORDER_FIELD, floats, to_record
+from memoryd.store.data_dir_lock import DataDirInUse
 from memoryd.store.edge_queries import to_edge_request
 from memoryd.store.edge_shards import (
     MANIFEST,
     SCHEMA,
-    DataDirInUse,
     active_shard,
     add_payload_indexes,
     add_sparse_vectors,
@@ -193,6 +193,12 @@ class EdgeIndex:
     def _without_moot_parts(self, search: Search) -> Search:
         where = self._expiry.without_moot_parts(search.where)
         return search if where is search.where else replace(search, where=where)
+
+    async def flush(self) -> None:
+        # Qdrant Edge writes its log and segments through memory maps and syncs
+        # them to disk only here and at close (core/index_flush.py says when).
+        if not self._closed:
+            self._shard.flush()
 
     async def close(self) -> None:
         if self._closed:

@@ -23,6 +23,7 @@ import qdrant_edge as qe
 from memoryd.core.errors import IncompatibleIndex
 from memoryd.core.ports import IndexSpec
 from memoryd.store.base import DENSE, payload_indexes
+from memoryd.store.data_dir_lock import DataDirInUse
 from memoryd.store.lexical import SPARSE, document_terms
 
 logger = logging.getLogger(__name__)
@@ -37,10 +38,6 @@ _REEMBED_HINT = (
     "one), or run `memoryd reembed --to <embedder>` against a server started with the "
     "original embedder to move the index to a new one"
 )
-
-
-class DataDirInUse(IncompatibleIndex):
-    """Another process owns the shard directory."""
 
 
 def sparse(text: str) -> Any:

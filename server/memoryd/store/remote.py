@@ -199,6 +199,10 @@ class RemoteIndex:
         selector = models.FilterSelector(filter=to_client_filter(where))
         await self._client.delete(self._collection, points_selector=selector, wait=True)
 
+    async def flush(self) -> None:
+        """Nothing to do: the Qdrant server keeps its own write-ahead log and
+        flushes its segments itself."""
+
     async def close(self) -> None:
         # Writes were acknowledged only once applied, so there is nothing to flush.
         if self._closed:

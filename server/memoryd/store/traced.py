@@ -92,6 +92,10 @@ class TracedIndex:
         with self._span("delete", **{"memoryd.filter.kind": filter_kind(where)}):
             await self._inner.delete_where(where)
 
+    async def flush(self) -> None:
+        with self._span("flush"):
+            await self._inner.flush()
+
     async def close(self) -> None:
         await self._inner.close()
 

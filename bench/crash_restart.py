@@ -1,0 +1,101 @@
+"""What a crash leaves a restart: the engine's log on disk and the time to SERVING, two checkouts.
+
+Qdrant Edge keeps every update in its write-ahead log until the index is
+flushed; a restart after a crash replays what the log holds. In each round,
+for this checkout and for ``--baseline`` (another checkout, such as ``git
+worktree add /tmp/base HEAD~1``) in alternating order, this:
+
+1. starts ``memoryd serve`` on a new scratch data directory, imports
+   ``--memories`` memories with seeded random unit vectors (ImportMemories, as
+   bench-compare's 1M run loads its store) and waits until they are applied;
+2. waits ``--settle`` seconds more (longer than the flush interval), as a server
+   that has gone quiet would;
+3. kills it with SIGKILL, and measures the shard's write-ahead log on disk
+   (blocks allocated);
+4. starts it again and times spawn until SERVING, then checks that every
+   imported memory is there (GetStats).
+
+    python bench/crash_restart.py --baseline /tmp/base --memories 50000 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from compare.memoryd_client_calls import connect
+from compare.million import records, wait_serving
+from compare.workload import Workload
+from harness import CHECKOUT, ServerProcess, checkout_env
+
+from memoryd.embed.onnx_local import DIMENSION, MODEL_ID
+
+IMPORT_BATCH = 500
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", type=Path, required=True, help="another memoryd checkout")
+    parser.add_argument("--memories", type=int, default=50_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--settle", type=float, default=8.0, help="seconds before the kill")
+    args = parser.parse_args()
+    trees = {"this checkout": CHECKOUT, "baseline": args.baseline.resolve()}
+    vectors = np.random.default_rng(7).standard_normal((args.memories, DIMENSION))
+    vectors = (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
+    rows: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
+    with tempfile.TemporaryDirectory(prefix="crash-restart-") as scratch:
+        for round_ in range(args.rounds):
+            order = list(trees) if round_ % 2 == 0 else list(reversed(trees))
+            for name in order:
+                data_dir = Path(scratch) / f"{round_}-{name.replace(' ', '-')}"
+                rows[name].append(_crash_and_restart(trees[name], data_dir, vectors, args))
+                print(f"round {round_ + 1}, {name}: {rows[name][-1]}", flush=True)
+    print(f"\n{args.memories:,} memories imported, then killed after {args.settle:.0f} s\n")
+    print("| checkout | write-ahead log on disk, p50 | to SERVING after the kill, p50 |")
+    print("|---|---:|---:|")
+    for name, measured in rows.items():
+        log_mb = statistics.median(m for m, _ in measured)
+        serving = statistics.median(s for _, s in measured)
+        print(f"| {name} ({trees[name]}) | {log_mb:.0f} MB | {serving:.2f} s |")
+
+
+def _crash_and_restart(
+    tree: Path, data_dir: Path, vectors: np.ndarray, args: argparse.Namespace
+) -> tuple[float, float]:
+    """The write-ahead log's MB on disk after the kill, and seconds to SERVING after it."""
+    env = checkout_env(tree)
+    server = ServerProcess(data_dir, env=env).start()
+    try:
+        client = connect(server.address)
+        stream = records(Workload(args.memories), vectors, MODEL_ID)
+        client.import_memories(stream, batch_size=IMPORT_BATCH, timeout=3600)
+        while client.get_stats().journal_backlog:  # applied, not only journaled
+            time.sleep(0.2)
+        client.close()
+        time.sleep(args.settle)  # the measured situation: a server quiet this long
+    finally:
+        server.stop(signal.SIGKILL)
+    log_mb = sum(f.stat().st_blocks * 512 for f in data_dir.rglob("wal/*")) / 1e6
+    started = time.perf_counter()
+    server = ServerProcess(data_dir, env=env).start()
+    try:
+        wait_serving(server.address)
+        serving = time.perf_counter() - started
+        client = connect(server.address)
+        stored = client.get_stats().user_memory_count
+        client.close()
+        if stored != args.memories:
+            raise SystemExit(f"{tree}: {stored} memories after the restart, not {args.memories}")
+    finally:
+        server.stop()
+    return log_mb, serving
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""The indexer flushes the embedded index to disk a while after it applies writes.
+
+Qdrant Edge syncs its log and segments to disk only when flushed: until then an
+applied write survives kill -9 but not a power loss, and the engine's log (which
+a restart after a crash replays) keeps growing. The index here is the real
+EdgeIndex, its calls recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+
+from memoryd.core.applier import Applier
+from memoryd.core.indexer import Indexer, IndexerSettings
+from memoryd.core.memories import Memories
+from memoryd.core.model import NewMemory, Scope, WriteMode
+from memoryd.core.ports import IndexSpec, Point
+from memoryd.core.validation import Limits
+from memoryd.embed.tokens import WordPieceTokenCounter
+from memoryd.store.edge import EdgeIndex
+from memoryd.store.sqlite_journal import SqliteJournal as Journal
+
+from support.hooks import SlowIndex
+
+
+class CallRecordingIndex(SlowIndex):
+    """The real EdgeIndex (no delay); records its upserts and flushes in order.
+    ``failing_flushes`` of the first flushes raise, as a full disk would."""
+
+    def __init__(self, inner: EdgeIndex, *, failing_flushes: int = 0) -> None:
+        super().__init__(inner, delay=0)
+        self.calls: list[str] = []
+        self.flushed = asyncio.Event()
+        self._failing_flushes = failing_flushes
+
+    async def upsert(self, points: Sequence[Point]) -> None:
+        self.calls.append("upsert")
+        await super().upsert(points)
+
+    async def flush(self) -> None:
+        if self._failing_flushes:
+            self._failing_flushes -= 1
+            self.calls.append("flush failed")
+            raise OSError(28, "No space left on device")
+        self.calls.append("flush")
+        await super().flush()
+        self.flushed.set()
+
+
+def _run(tmp_path: Path, model, settings: IndexerSettings, index_calls, scenario) -> None:
+    async def run() -> None:
+        spec = IndexSpec(model.model_id, model.dimension)
+        index = index_calls(EdgeIndex.open(tmp_path / "index", spec))
+        journal = Journal.open(tmp_path / "journal.sqlite3")
+        applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
+        indexer = Indexer(journal, applier, model, settings)
+        memories = Memories(index, model, journal, indexer, applier, tokens=WordPieceTokenCounter())
+        await memories.start()
+        try:
+            await scenario(memories, indexer, index)
+        finally:
+            await memories.stop(0)
+            await journal.close()
+            await index.close()
+
+    asyncio.run(run())
+
+
+async def _create(memories: Memories, text: str) -> None:
+    await memories.writes.create([NewMemory(text, Scope("u"))], WriteMode.SYNC)
+
+
+def test_each_applied_write_is_flushed_after_it_is_in_the_index_and_none_while_idle(
+    tmp_path: Path, model
+):
+    async def scenario(memories: Memories, indexer: Indexer, index: CallRecordingIndex) -> None:
+        await _create(memories, "the user's timezone is Europe/Berlin")
+        async with asyncio.timeout(30):  # bounds a hang; the flush follows the write at once
+            await index.flushed.wait()
+        assert index.calls == ["upsert", "flush"]
+        index.flushed.clear()
+        await _create(memories, "the user prefers answers in German")
+        async with asyncio.timeout(30):
+            await index.flushed.wait()
+        # Flushed once per write, not again while nothing changed in between.
+        assert index.calls == ["upsert", "flush", "upsert", "flush"]
+
+    _run(tmp_path, model, IndexerSettings(flush_interval_seconds=0), CallRecordingIndex, scenario)
+
+
+def test_writes_wait_for_the_interval_before_a_flush(tmp_path: Path, model):
+    async def scenario(memories: Memories, indexer: Indexer, index: CallRecordingIndex) -> None:
+        for text in ("the user's timezone is Europe/Berlin", "the user prefers tea to coffee"):
+            await _create(memories, text)
+        assert await indexer.wait_done(indexer.last_seq, 30)
+        assert index.calls == ["upsert", "upsert"]  # an hour is not up: no flush per write
+
+    _run(
+        tmp_path, model, IndexerSettings(flush_interval_seconds=3600), CallRecordingIndex, scenario
+    )
+
+
+def test_a_failed_flush_is_tried_again_and_writes_go_on(tmp_path: Path, model):
+    async def scenario(memories: Memories, indexer: Indexer, index: CallRecordingIndex) -> None:
+        await _create(memories, "the user's timezone is Europe/Berlin")
+        async with asyncio.timeout(30):
+            await index.flushed.wait()
+        assert index.calls == ["upsert", "flush failed", "flush"]
+        await _create(memories, "the user prefers tea to coffee")
+        assert index.calls[3] == "upsert"
+
+    _run(
+        tmp_path,
+        model,
+        IndexerSettings(flush_interval_seconds=0),
+        lambda inner: CallRecordingIndex(inner, failing_flushes=1),
+        scenario,
+    )
