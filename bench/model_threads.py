@@ -1,12 +1,14 @@
-"""How the local model's threads share the cores with the server: two servers side by side.
+"""How the server's background work shares the cores with requests: two servers side by side.
 
 Starts two memoryd servers on scratch data directories that differ in one
-setting of the model's threads (--compare):
+setting (--compare):
 
 - spinning: MEMORYD_EMBED_KEEP_SPINNING=true against the default (threads
   stop spinning once a model call ends);
 - niceness: MEMORYD_EMBED_THREAD_NICENESS=0 (the model's threads run at the
   server's priority) against the default (they run 10 lower);
+- flush: MEMORYD_INDEX_FLUSH_INTERVAL_SECONDS=3600 (no flush of the index in a
+  run) against the default (flushed 5 s after a write is applied);
 
 loads --memories memories into each, then measures both in alternating
 rounds, so the machine's noise falls on both alike: the empty RPC, a search
@@ -38,6 +40,10 @@ COMPARISONS: dict[str, dict[str, dict[str, str]]] = {
     "spinning": {
         "threads stop spinning after each call (default)": {},
         "threads keep spinning": {"MEMORYD_EMBED_KEEP_SPINNING": "true"},
+    },
+    "flush": {
+        "index flushed 5 s after a write (default)": {},
+        "no flush within the hour": {"MEMORYD_INDEX_FLUSH_INTERVAL_SECONDS": "3600"},
     },
     "niceness": {
         "model threads at niceness 10 (default)": {},

@@ -3,9 +3,10 @@
 WAL mode with synchronous=FULL: a write is acknowledged only after its commit
 is on disk, so neither kill -9 nor power loss loses the journaled write. Known
 gap: an entry is marked APPLIED once the index has it in memory, and Qdrant
-Edge writes to disk only when flushed, so a power loss (not kill -9, which
-Edge's own WAL survives) can lose an applied write from the index without a
-replay; an index checkpoint would close it. Concurrent appends share one
+Edge writes to disk only when flushed (core/index_flush.py: within seconds),
+so a power loss (not kill -9, which Edge's own WAL survives) can lose the
+writes applied since the last flush from the index without a replay; a record
+in the index of the last write it holds would close it. Concurrent appends share one
 commit (group commit). All SQLite work runs on one thread, off the event loop.
 The change history (store/sqlite_changes.py) lives in the same database.
 """
