@@ -5,9 +5,9 @@ flushed; a restart after a crash replays what the log holds. In each round,
 for this checkout and for ``--baseline`` (another checkout, such as ``git
 worktree add /tmp/base HEAD~1``) in alternating order, this:
 
-1. starts ``memoryd serve`` on a new scratch data directory, imports
+1. starts ``memoryd serve`` on a new scratch data directory and imports
    ``--memories`` memories with seeded random unit vectors (ImportMemories, as
-   bench-compare's 1M run loads its store) and waits until they are applied;
+   bench-compare's 1M run loads its store; it answers once they are applied);
 2. waits ``--settle`` seconds more (longer than the flush interval), as a server
    that has gone quiet would;
 3. kills it with SIGKILL, and measures the shard's write-ahead log on disk
@@ -27,15 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 from compare.memoryd_client_calls import connect
-from compare.million import records, wait_serving
-from compare.workload import Workload
+from compare.million import import_random_vectors, wait_serving
 from harness import CHECKOUT, ServerProcess, checkout_env
-
-from memoryd.embed.onnx_local import DIMENSION, MODEL_ID
-
-IMPORT_BATCH = 500
 
 
 def main() -> None:
@@ -46,15 +40,13 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=8.0, help="seconds before the kill")
     args = parser.parse_args()
     trees = {"this checkout": CHECKOUT, "baseline": args.baseline.resolve()}
-    vectors = np.random.default_rng(7).standard_normal((args.memories, DIMENSION))
-    vectors = (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
     rows: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
     with tempfile.TemporaryDirectory(prefix="crash-restart-") as scratch:
         for round_ in range(args.rounds):
             order = list(trees) if round_ % 2 == 0 else list(reversed(trees))
             for name in order:
                 data_dir = Path(scratch) / f"{round_}-{name.replace(' ', '-')}"
-                rows[name].append(_crash_and_restart(trees[name], data_dir, vectors, args))
+                rows[name].append(_crash_and_restart(trees[name], data_dir, args))
                 print(f"round {round_ + 1}, {name}: {rows[name][-1]}", flush=True)
     print(f"\n{args.memories:,} memories imported, then killed after {args.settle:.0f} s\n")
     print("| checkout | write-ahead log on disk, p50 | to SERVING after the kill, p50 |")
@@ -65,18 +57,13 @@ def main() -> None:
         print(f"| {name} ({trees[name]}) | {log_mb:.0f} MB | {serving:.2f} s |")
 
 
-def _crash_and_restart(
-    tree: Path, data_dir: Path, vectors: np.ndarray, args: argparse.Namespace
-) -> tuple[float, float]:
+def _crash_and_restart(tree: Path, data_dir: Path, args: argparse.Namespace) -> tuple[float, float]:
     """The write-ahead log's MB on disk after the kill, and seconds to SERVING after it."""
     env = checkout_env(tree)
     server = ServerProcess(data_dir, env=env).start()
     try:
         client = connect(server.address)
-        stream = records(Workload(args.memories), vectors, MODEL_ID)
-        client.import_memories(stream, batch_size=IMPORT_BATCH, timeout=3600)
-        while client.get_stats().journal_backlog:  # applied, not only journaled
-            time.sleep(0.2)
+        import_random_vectors(client, args.memories)
         client.close()
         time.sleep(args.settle)  # the measured situation: a server quiet this long
     finally:

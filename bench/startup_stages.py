@@ -33,8 +33,6 @@ from typing import Any
 # Only the standard library up here: the child processes time the server's
 # imports, which this module's own would otherwise have done already.
 
-IMPORT_BATCH = 500
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -79,24 +77,16 @@ def _child(data_dir: Path, kind: str) -> dict[str, float]:
 def _import(data_dir: Path, count: int) -> None:
     """Fills ``data_dir`` as bench-compare's 1M run does (compare/million.py's
     records), with seeded random unit vectors in place of the model's."""
-    import numpy as np
     from compare.memoryd_client_calls import connect
-    from compare.million import records
-    from compare.workload import Workload
+    from compare.million import import_random_vectors
     from harness import ServerProcess
-
-    from memoryd.embed.onnx_local import DIMENSION, MODEL_ID
-
-    vectors = np.random.default_rng(7).standard_normal((count, DIMENSION), dtype=np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
 
     data_dir.mkdir(parents=True, exist_ok=True)
     server = ServerProcess(data_dir).start()
     try:
         client = connect(server.address)
         started = time.perf_counter()
-        stream = records(Workload(count), vectors, MODEL_ID)
-        answer = client.import_memories(stream, batch_size=IMPORT_BATCH, timeout=3600)
+        answer = import_random_vectors(client, count)
         took = time.perf_counter() - started
         print(
             f"imported {answer.created_count:,} memories in {took:.0f} s "

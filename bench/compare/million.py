@@ -31,7 +31,7 @@ from compare.progress import bar, say
 from compare.stats import peak_rss_mb, rate, sample, summary
 from compare.vectors import workload_vectors
 from compare.workload import Workload, cold_query
-from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
+from memoryd.embed.onnx_local import DIMENSION, MODEL_ID, OnnxMiniLMEmbedder
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 
@@ -100,6 +100,19 @@ def records(
             scope=pb.Scope(user_id=workload.user_of(i)),
         )
         yield svc.ExportedMemory(memory=memory, vector=vectors[i].tolist(), embedder_id=embedder_id)
+
+
+def import_random_vectors(client: Any, count: int, seed: int = 7) -> svc.ImportMemoriesResponse:
+    """Imports the ``count`` workload's memories with seeded random unit vectors in
+    place of the model's, for figures that do not depend on which vector a text has
+    (start-up, the engine's log); answers once every record is applied."""
+    vectors = np.random.default_rng(seed).standard_normal((count, DIMENSION), dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    stream = records(Workload(count), vectors, MODEL_ID)
+    answer: svc.ImportMemoriesResponse = client.import_memories(
+        stream, batch_size=IMPORT_BATCH, timeout=IMPORT_DEADLINE_S
+    )
+    return answer
 
 
 def cold_searches(client: Any, workload: Workload, tag: str, args: Any) -> dict[str, Any]:
