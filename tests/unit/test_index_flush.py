@@ -9,8 +9,9 @@ EdgeIndex, its calls recorded.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from memoryd.core.applier import Applier
 from memoryd.core.indexer import Indexer, IndexerSettings
@@ -49,13 +50,41 @@ class CallRecordingIndex(SlowIndex):
         self.flushed.set()
 
 
-def _run(tmp_path: Path, model, settings: IndexerSettings, index_calls, scenario) -> None:
+class CheckpointRecordingJournal:
+    """The real journal; puts each index checkpoint it records in ``recorded``."""
+
+    def __init__(self, journal: Journal) -> None:
+        self._journal = journal
+        self.recorded: asyncio.Queue[int] = asyncio.Queue()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._journal, name)
+
+    async def set_index_checkpoint(self, change_seq: int) -> None:
+        await self._journal.set_index_checkpoint(change_seq)
+        self.recorded.put_nowait(change_seq)
+
+
+def _recording_into(
+    journals: list[CheckpointRecordingJournal],
+) -> Callable[[Journal], CheckpointRecordingJournal]:
+    def wrap(journal: Journal) -> CheckpointRecordingJournal:
+        journals.append(CheckpointRecordingJournal(journal))
+        return journals[-1]
+
+    return wrap
+
+
+def _run(
+    tmp_path: Path, model, settings: IndexerSettings, index_calls, scenario, journal_calls=None
+) -> None:
     async def run() -> None:
         spec = IndexSpec(model.model_id, model.dimension)
         index = index_calls(EdgeIndex.open(tmp_path / "index", spec))
         journal = Journal.open(tmp_path / "journal.sqlite3")
         applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
-        indexer = Indexer(journal, applier, model, settings)
+        log = journal_calls(journal) if journal_calls else journal
+        indexer = Indexer(log, applier, model, settings)
         memories = Memories(index, model, journal, indexer, applier, tokens=WordPieceTokenCounter())
         await memories.start()
         try:
@@ -103,11 +132,15 @@ def test_writes_wait_for_the_interval_before_a_flush(tmp_path: Path, model):
 
 
 def test_a_failed_flush_is_tried_again_and_writes_go_on(tmp_path: Path, model):
+    journals: list[CheckpointRecordingJournal] = []
+
     async def scenario(memories: Memories, indexer: Indexer, index: CallRecordingIndex) -> None:
         await _create(memories, "the user's timezone is Europe/Berlin")
         async with asyncio.timeout(30):
-            await index.flushed.wait()
+            checkpoint = await journals[0].recorded.get()
         assert index.calls == ["upsert", "flush failed", "flush"]
+        # The flush that succeeded recorded the write's change.
+        assert [c.seq for c in await journals[0].changes_after(0, 10)] == [checkpoint]
         await _create(memories, "the user prefers tea to coffee")
         assert index.calls[3] == "upsert"
 
@@ -117,4 +150,31 @@ def test_a_failed_flush_is_tried_again_and_writes_go_on(tmp_path: Path, model):
         IndexerSettings(flush_interval_seconds=0),
         lambda inner: CallRecordingIndex(inner, failing_flushes=1),
         scenario,
+        _recording_into(journals),
+    )
+
+
+def test_each_flush_records_the_last_change_the_index_then_holds(tmp_path: Path, model):
+    """A start after a power loss puts back only the changes after it
+    (core/index_redo.py), and the journal purges only the changes up to it."""
+    journals: list[CheckpointRecordingJournal] = []
+
+    async def scenario(memories: Memories, indexer: Indexer, index: CallRecordingIndex) -> None:
+        journal = journals[0]
+        for text in ("the user's timezone is Europe/Berlin", "the user prefers tea to coffee"):
+            await _create(memories, text)
+            async with asyncio.timeout(30):
+                checkpoint = await journal.recorded.get()
+            changes = await journal.changes_after(0, 10)
+            assert checkpoint == changes[-1].seq == await journal.index_checkpoint()
+            assert changes[-1].memory.content == text
+        assert journal.recorded.empty() and index.calls.count("flush") == 2
+
+    _run(
+        tmp_path,
+        model,
+        IndexerSettings(flush_interval_seconds=0),
+        CallRecordingIndex,
+        scenario,
+        _recording_into(journals),
     )

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
-from memoryd.core.model import WriteState
+from memoryd.core.changes import Change, ChangeType
+from memoryd.core.model import NewMemory, Scope, WriteState, as_memory
 from memoryd.core.write_log import Append
 from memoryd.store.sqlite_journal import SqliteJournal as Journal
 
@@ -142,5 +145,59 @@ def test_purge_finds_what_it_deletes_through_indexes_without_reading_kept_rows(t
             assert not any(step.startswith("SCAN") for step in steps), (statement, steps)
         assert await journal.get(kept.seq) is not None
         await journal.close()
+
+    asyncio.run(run())
+
+
+async def _applied_with_a_change(journal: Journal, text: str) -> int:
+    """Journals and finishes a write that created one memory; its change's seq."""
+    appended = await journal.append(Append("create", {}))
+    memory = as_memory(NewMemory(text, Scope("u")), datetime.now(UTC), version=1)
+    change = Change(ChangeType.CREATED, memory, memory.create_time, appended.seq)
+    (numbered,) = await journal.finish(appended.seq, APPLIED, {"created": []}, [change])
+    return numbered.seq
+
+
+def test_changes_after_the_index_checkpoint_outlive_their_retention(tmp_path: Path):
+    """A start after a power loss puts back from them what the index lost (core/index_redo.py)."""
+
+    async def run() -> None:
+        clock = FakeClock(1_000.0)
+        journal = Journal.open(tmp_path / "j.sqlite3", retention_seconds=50, clock=clock)
+        assert await journal.index_checkpoint() == 0
+        flushed = await _applied_with_a_change(journal, "on disk in the index")
+        unflushed = await _applied_with_a_change(journal, "in the index's memory only")
+        await journal.set_index_checkpoint(flushed)
+
+        clock.now = 2_000.0  # both past their retention
+        await journal.purge_forgotten()
+        assert [c.seq for c in await journal.changes_after(0, 10)] == [unflushed]
+        await journal.set_index_checkpoint(unflushed)
+        await journal.purge_forgotten()
+        assert await journal.changes_after(0, 10) == []
+        await journal.close()
+        reopened = Journal.open(tmp_path / "j.sqlite3")
+        assert await reopened.index_checkpoint() == unflushed
+        await reopened.close()
+
+    asyncio.run(run())
+
+
+def test_a_journal_from_before_index_checkpoints_starts_at_its_last_change(tmp_path: Path):
+    """Its server flushed the index at a clean stop, and kill -9 loses nothing
+    from it: no change of it needs putting back, and none is read at start."""
+
+    async def run() -> None:
+        journal = Journal.open(tmp_path / "j.sqlite3")
+        await _applied_with_a_change(journal, "first")
+        last = await _applied_with_a_change(journal, "second")
+        await journal.close()
+        with sqlite3.connect(tmp_path / "j.sqlite3") as db:
+            db.execute("DELETE FROM meta WHERE key = 'index_checkpoint'")
+        db.close()
+
+        reopened = Journal.open(tmp_path / "j.sqlite3")
+        assert await reopened.index_checkpoint() == last
+        await reopened.close()
 
     asyncio.run(run())

@@ -100,7 +100,7 @@ class Applier:
         if result is not None:
             return result
         memory = as_memory(new, at, version=1)
-        await self._put(memory, vector, stamp)
+        await self.put(memory, vector, stamp)
         return CreateResult(memory, WriteOutcome.CREATED)
 
     async def _dedup(
@@ -167,7 +167,7 @@ class Applier:
             version=current.version + 1,
             expire_time=new.expiry_at(at),
         )
-        await self._put(updated, vector, stamp)
+        await self.put(updated, vector, stamp)
         return CreateResult(updated, WriteOutcome.UPDATED_EXISTING)
 
     async def _near_duplicate(
@@ -217,7 +217,7 @@ class Applier:
             version=current.version + 1,
             expire_time=change.expiry_at(at, current.expire_time),
         )
-        await self._put(updated, vector if vector is not None else record.vector or [], (seq, 0))
+        await self.put(updated, vector if vector is not None else record.vector or [], (seq, 0))
         return updated
 
     async def check_delete(self, delete: Delete, at: datetime) -> Memory:
@@ -279,7 +279,8 @@ class Applier:
     def _stamp_of(self, record: Record) -> Stamp:
         return stamp_of(record.payload, self.journal_id)
 
-    async def _put(self, memory: Memory, vector: Vector | Sequence[float], stamp: Stamp) -> None:
+    async def put(self, memory: Memory, vector: Vector | Sequence[float], stamp: Stamp) -> None:
+        """Stores ``memory`` as written by ``stamp`` (core/stamps.py)."""
         point_id = scoping.point_id(memory.scope, memory.id)
         document = to_document(memory) | stamp_fields(self.journal_id, *stamp)
         await self._index.upsert([Point(point_id, vector, document, text=memory.content)])

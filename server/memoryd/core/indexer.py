@@ -28,6 +28,7 @@ from memoryd.core.apply_retries import apply_with_retries
 from memoryd.core.changes import Change
 from memoryd.core.importing import Importer
 from memoryd.core.index_flush import FlushSchedule
+from memoryd.core.index_redo import redo_lost_writes
 from memoryd.core.indexer_settings import IndexerSettings
 from memoryd.core.instruments import Telemetry
 from memoryd.core.model import OperationKind, WriteState
@@ -51,19 +52,12 @@ class Indexer:
         telemetry: Telemetry | None = None,
         importer: ImportApplier | None = None,
     ) -> None:
-        self._journal = journal
-        self._entries = EntryApplier(
-            journal,
-            applier,
-            importer or Importer(applier, journal),
-            lambda: embedder.model_id,
-        )
-        self._embedder = embedder
+        self._journal, self._applier, self._embedder = journal, applier, embedder
+        importer = importer or Importer(applier, journal)
+        self._entries = EntryApplier(journal, applier, importer, lambda: embedder.model_id)
         self._settings = settings or IndexerSettings()
         self._tracer = (telemetry or Telemetry()).tracer
-        self.done_seq = 0
-        self.applied_seq = 0
-        self.last_seq = 0
+        self.done_seq = self.applied_seq = self.last_seq = 0
         self._progress = asyncio.Condition()
         self._wake = asyncio.Event()
         self._gate = asyncio.Lock()
@@ -75,10 +69,13 @@ class Indexer:
         #: SYNC waiters per write, and the outcomes the indexer left for them.
         self._awaited: dict[int, int] = {}
         self._finished: dict[int, tuple[WriteState, dict[str, Any]]] = {}
-        self._flushes = FlushSchedule(applier.index, self._settings.flush_interval_seconds)
+        self._flushes = FlushSchedule(applier.index, self._settings.flush_interval_seconds, journal)
 
     async def start(self) -> list[Entry]:
-        """Starts applying; returns the entries still pending from a previous run."""
+        """Starts applying; returns the entries still pending from a previous run,
+        once the applied writes a power loss took from the index are back in it."""
+        if self._settings.redo_lost_writes:
+            await redo_lost_writes(self._journal, self._applier, self._embedder)
         pending = await self._journal.pending(after=0, limit=1_000_000)
         self.last_seq = await self._journal.last_seq()
         self.done_seq = self.applied_seq = pending[0].seq - 1 if pending else self.last_seq
@@ -177,6 +174,7 @@ class Indexer:
             for ahead in self._embedding_ahead:  # the writes stay journaled; no one needs these
                 ahead.cancel()
             await asyncio.gather(self._task, *self._embedding_ahead, return_exceptions=True)
+            await self._flushes.flush()  # so the next start finds nothing to put back
 
     async def _run(self) -> None:
         # Memories.start() has just purged; purge again every interval, busy or idle.
@@ -217,6 +215,7 @@ class Indexer:
                     await self._applied(entry.seq, state, outcome)
                     kept = operations.kept_once_finished(entry.kind, entry.operation)
                     numbered = await self._journal.finish(entry.seq, state, outcome, changes, kept)
+                    self._flushes.finished(numbered)
                     self._handed.pop(entry.seq, None)
                     async with self._progress:
                         self.done_seq = entry.seq

@@ -150,7 +150,18 @@ class WriteLog(Protocol):
 
     async def purge_forgotten(self) -> int:
         """Deletes the forgotten entries and their request ids, and the changes
-        older than the retention; returns how many entries went."""
+        older than the retention but never those after the index checkpoint;
+        returns how many entries went."""
+        ...
+
+    async def index_checkpoint(self) -> int:
+        """The last change (its seq) the index held when it was last flushed to
+        disk: a power loss can take from the index only the changes after it
+        (core/index_redo.py). A log from before checkpoints starts at its last change."""
+        ...
+
+    async def set_index_checkpoint(self, change_seq: int) -> None:
+        """Records, durably, that the index on disk holds every change up to ``change_seq``."""
         ...
 
     async def close(self) -> None: ...

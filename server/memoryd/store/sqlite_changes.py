@@ -53,5 +53,26 @@ def bounds(db: sqlite3.Connection) -> ChangeBounds:
 
 
 def purge(db: sqlite3.Connection, cutoff: float) -> None:
-    """Deletes the changes recorded at or before ``cutoff`` (inside the caller's transaction)."""
-    db.execute("DELETE FROM changes WHERE record_time <= ?", (cutoff,))
+    """Deletes the changes recorded at or before ``cutoff`` (inside the caller's
+    transaction), but none after the index checkpoint: a restart may need them."""
+    db.execute(f"DELETE FROM changes WHERE record_time <= ? AND seq <= ({_CHECKPOINT})", (cutoff,))
+
+
+_CHECKPOINT = "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'index_checkpoint'"
+
+
+def start_checkpoint(db: sqlite3.Connection) -> None:
+    """A log from before checkpoints starts at its last change: its server
+    flushed the index only at a clean stop, which a kill -9 does not undo."""
+    db.execute(
+        "INSERT OR IGNORE INTO meta VALUES "
+        "('index_checkpoint', (SELECT COALESCE(MAX(seq), 0) FROM changes))"
+    )
+
+
+def checkpoint(db: sqlite3.Connection) -> int:
+    return int(db.execute(_CHECKPOINT).fetchone()[0])
+
+
+def set_checkpoint(db: sqlite3.Connection, change_seq: int) -> None:
+    db.execute("UPDATE meta SET value = ? WHERE key = 'index_checkpoint'", (str(change_seq),))

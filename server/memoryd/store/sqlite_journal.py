@@ -1,14 +1,10 @@
 """The write log in SQLite: core/write_log.py's port, durable on every acknowledgement.
 
 WAL mode with synchronous=FULL: a write is acknowledged only after its commit
-is on disk, so neither kill -9 nor power loss loses the journaled write. Known
-gap: an entry is marked APPLIED once the index has it in memory, and Qdrant
-Edge writes to disk only when flushed (core/index_flush.py: within seconds),
-so a power loss (not kill -9, which Edge's own WAL survives) can lose the
-writes applied since the last flush from the index without a replay; a record
-in the index of the last write it holds would close it. Concurrent appends share one
-commit (group commit). All SQLite work runs on one thread, off the event loop.
-The change history (store/sqlite_changes.py) lives in the same database.
+is on disk, so neither kill -9 nor power loss loses the journaled write.
+Concurrent appends share one commit (group commit). All SQLite work runs on
+one thread, off the event loop. The change history (store/sqlite_changes.py),
+and the index checkpoint in it, live in the same database.
 """
 
 from __future__ import annotations
@@ -71,6 +67,7 @@ class SqliteJournal:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         db.executescript(sqlite_journal_schema.SCHEMA + sqlite_changes.SCHEMA)
+        sqlite_changes.start_checkpoint(db)
         columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
         if "trace_context" not in columns:  # journals written before tracing
             db.execute("ALTER TABLE entries ADD COLUMN trace_context TEXT")
@@ -255,9 +252,8 @@ class SqliteJournal:
         return await self._run(highest)
 
     async def purge_forgotten(self) -> int:
-        """Deletes the entries that finished longer ago than the retention, and
-        their request ids; returns how many entries went. Pending entries stay,
-        however old."""
+        """Deletes the entries that finished longer ago than the retention, their
+        request ids and changes (core/write_log.py); pending entries stay."""
 
         def purge() -> int:
             cutoff = self._clock() - self._retention_seconds
@@ -276,6 +272,12 @@ class SqliteJournal:
             return cursor.rowcount
 
         return await self._run(purge)
+
+    async def index_checkpoint(self) -> int:
+        return await self._run(sqlite_changes.checkpoint, self._db)
+
+    async def set_index_checkpoint(self, change_seq: int) -> None:
+        await self._run(sqlite_changes.set_checkpoint, self._db, change_seq)
 
     async def close(self) -> None:
         if self._committer is not None:
