@@ -272,7 +272,7 @@ class Settings(BaseSettings):
             batch_entries=self.indexer_batch_entries,
             max_attempts=self.indexer_max_attempts,
             flush_interval_seconds=self.index_flush_interval_seconds,
-            redo_lost_writes=not self.qdrant_url,
+            redo_lost_writes=self.backend == "edge",
             embed_ahead=self.embed_cache_size > 0,
         )
 

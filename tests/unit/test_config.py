@@ -61,3 +61,16 @@ def test_unknown_keys_in_the_file_are_refused(tmp_path: Path):
     config.write_text("prot = 6000\n")
     with pytest.raises(ValidationError, match="prot"):
         Settings(config_file=config)
+
+
+def test_only_the_embedded_index_is_repaired_after_a_power_loss():
+    """A Qdrant server keeps applied writes itself, and other servers may write
+    the same collection: putting back this journal's older changes would undo theirs."""
+    assert Settings(backend="edge").indexer_settings().redo_lost_writes
+    remote = Settings(backend="qdrant", qdrant_url="http://qdrant:6333")
+    assert not remote.indexer_settings().redo_lost_writes
+    assert (
+        Settings(backend="edge", qdrant_url="http://qdrant:6333")
+        .indexer_settings()
+        .redo_lost_writes
+    )

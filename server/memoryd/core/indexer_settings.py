@@ -18,7 +18,7 @@ class IndexerSettings:
     #: (VectorIndex.flush); 0 flushes after every batch of writes.
     flush_interval_seconds: float = 5.0
     #: Whether a start puts back the applied writes the index lost since it was
-    #: last flushed (core/index_redo.py): not for a Qdrant server, which keeps them.
+    #: last flushed (core/index_redo.py): the edge backend; a Qdrant server keeps them.
     redo_lost_writes: bool = True
     #: Whether a SYNC write embeds its texts while its journal commit runs;
     #: only worth it when the embedder caches (the vectors reach the indexer that way).
