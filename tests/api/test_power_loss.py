@@ -121,11 +121,13 @@ def test_a_power_loss_after_acknowledged_writes_loses_none_of_them(tmp_path):
     shutil.copytree(data / "shard", tmp_path / "shard-at-last-flush")
 
     second = ServerProcess(data, env=NEVER_FLUSH).start()
-    with second.channel() as channel:
-        stub = Stub(channel)
-        _write_after_the_flush(stub, before)
-        acknowledged = _stored(stub)
-    second.stop(signal.SIGKILL)
+    try:
+        with second.channel() as channel:
+            stub = Stub(channel)
+            _write_after_the_flush(stub, before)
+            acknowledged = _stored(stub)
+    finally:
+        second.stop(signal.SIGKILL)
     shutil.copytree(data, tmp_path / "killed")
     shutil.rmtree(data / "shard")  # the power loss: the index as it was at its last flush
     shutil.copytree(tmp_path / "shard-at-last-flush", data / "shard")
