@@ -51,6 +51,12 @@ async def redo_lost_writes(journal: WriteLog, applier: Applier, embedder: Embedd
     if not last:
         return 0
     lost = await _not_in_index(applier, last)
+    if lost:  # the start waits for this (the model embeds them again): say so first
+        logger.warning(
+            "the index lost the last changes of %d memories (the machine went down before "
+            "it flushed them); putting them back from the journal before serving",
+            len(lost),
+        )
     if gone := [c.memory for c in lost if c.type in _GONE]:
         await applier.delete_memories(gone)
     await _store_again(applier, embedder, [c for c in lost if c.type not in _GONE])
