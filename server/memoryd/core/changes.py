@@ -9,12 +9,14 @@ across the server's whole history and is what a watcher resumes from.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from memoryd.core.documents import from_document, iso_time, to_document
 from memoryd.core.model import Memory
+from memoryd.core.scoping import point_id
 
 
 class ChangeType(enum.StrEnum):
@@ -56,3 +58,9 @@ def change_from_json(seq: int, document: dict[str, Any]) -> Change:
         write_seq=int(document["write_seq"]),
         seq=seq,
     )
+
+
+def last_per_point(changes: Iterable[Change]) -> dict[str, Change]:
+    """The last of ``changes`` to each memory, by its index point id: what the
+    memory is after all of them (an after-image, or gone)."""
+    return {point_id(c.memory.scope, c.memory.id): c for c in changes}

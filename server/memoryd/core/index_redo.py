@@ -22,9 +22,8 @@ import logging
 import time
 from collections.abc import Sequence
 
-from memoryd.core import scoping
 from memoryd.core.applier import Applier
-from memoryd.core.changes import Change, ChangeType
+from memoryd.core.changes import Change, ChangeType, last_per_point
 from memoryd.core.documents import from_document
 from memoryd.core.ports import Embedder, Record
 from memoryd.core.stamps import stamp_of
@@ -33,8 +32,6 @@ from memoryd.core.write_log import WriteLog
 logger = logging.getLogger(__name__)
 
 _PAGE = 1_000
-#: Texts embedded together: the embedder's batch.
-_EMBED_BATCH = 32
 _GONE = (ChangeType.DELETED, ChangeType.EXPIRED)
 
 
@@ -45,8 +42,7 @@ async def redo_lost_writes(journal: WriteLog, applier: Applier, embedder: Embedd
     after = await journal.index_checkpoint()
     last: dict[str, Change] = {}
     while page := await journal.changes_after(after, _PAGE):
-        for change in page:
-            last[scoping.point_id(change.memory.scope, change.memory.id)] = change
+        last.update(last_per_point(page))
         after = page[-1].seq
     if not last:
         return 0
@@ -98,8 +94,9 @@ def _holds(record: Record | None, change: Change, journal_id: str) -> bool:
 
 
 async def _store_again(applier: Applier, embedder: Embedder, changes: Sequence[Change]) -> None:
-    for start in range(0, len(changes), _EMBED_BATCH):
-        chunk = changes[start : start + _EMBED_BATCH]
+    # A page per call: the embedder splits it into model batches of like lengths.
+    for start in range(0, len(changes), _PAGE):
+        chunk = changes[start : start + _PAGE]
         vectors = await embedder.embed([c.memory.content for c in chunk])
         for change, vector in zip(chunk, vectors, strict=True):
             await applier.put(change.memory, vector, (change.write_seq, 0))

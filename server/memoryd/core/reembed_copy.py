@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memoryd.core.changes import Change, ChangeType
+from memoryd.core.changes import Change, ChangeType, last_per_point
 from memoryd.core.ports import Embedder, Point, Record, VectorIndex
-from memoryd.core.scoping import point_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +34,8 @@ async def apply_changes(
 ) -> Copied:
     """Brings the memories that ``changes`` touched up to date in the new index:
     each is copied as the old index holds it now, or deleted if it holds none."""
-    last: dict[str, ChangeType] = {}
-    for change in changes:
-        last[point_id(change.memory.scope, change.memory.id)] = change.type
-    touched = [i for i, kind in last.items() if kind in (ChangeType.CREATED, ChangeType.UPDATED)]
+    last = last_per_point(changes)
+    touched = [i for i, c in last.items() if c.type in (ChangeType.CREATED, ChangeType.UPDATED)]
     records = await old.retrieve(touched)
     await new.upsert(await _embedded(records, embedder))
     present = {r.id for r in records}
