@@ -12,7 +12,9 @@ each server's p50 per kind and round (milliseconds):
 - the empty RPC (health Check on the client's channel);
 - SearchMemories with a repeated query (its embedding cached) and with a new one,
   DENSE with recency off, as bench-compare's rows;
-- CreateMemory SYNC and ASYNC of new texts;
+- CreateMemory SYNC and ASYNC of new texts; and of each mode 10 creates in a
+  row to one server (p50 of each create), where each meets the writes before
+  it still being applied, as a client's writes in a row do;
 - Preload over a user and an agent scope with a new query text, as bench-compare's
   rows: the whole stream, and its first event as a row of its own.
 
@@ -53,6 +55,8 @@ from memoryd_client import MemorydClient
 
 #: The user whose memories the timed creates write.
 WRITER = "writes"
+#: Creates one client sends in a row, in the in-a-row rows.
+IN_A_ROW = 10
 #: A call of one kind: the number of the server it goes to, and the call's number.
 Call = Callable[[int, int], object]
 
@@ -96,9 +100,9 @@ def main() -> None:
 def _measure(
     labels: list[str], servers: list[tuple[MemorydClient, Workload]], args: argparse.Namespace
 ) -> None:
-    # Two kinds of create, each a first call and --calls timed ones per round.
+    # Four kinds of create, each a first call and --calls timed ones per round.
     new_texts = [
-        iter(workload.fresh_texts("side-by-side", 2 * args.rounds * (args.calls + 1)))
+        iter(workload.fresh_texts("side-by-side", 4 * args.rounds * (args.calls + IN_A_ROW)))
         for _, workload in servers
     ]
     repeated = cold_query("cached", 0)
@@ -112,6 +116,22 @@ def _measure(
         return lambda k, i: create(servers[k][0], WRITER, next(new_texts[k]), mode)
 
     first_events: list[list[float]] = [[] for _ in servers]
+    #: Each create's milliseconds per server, by the label of its in-a-row row.
+    in_a_row: dict[str, list[list[float]]] = {}
+
+    def creating_in_a_row(mode: int, label: str) -> Call:
+        # One client's writes in a row, as an agent stores what a turn taught it:
+        # each meets the ones before still being applied (in the alternating rows
+        # every call meets a server that has gone quiet meanwhile).
+        samples = in_a_row.setdefault(label, [[] for _ in servers])
+
+        def creates(k: int, i: int) -> None:
+            for _ in range(IN_A_ROW):
+                started = time.perf_counter()
+                create(servers[k][0], WRITER, next(new_texts[k]), mode)
+                samples[k].append((time.perf_counter() - started) * 1000)
+
+        return creates
 
     def preloading(k: int, i: int) -> None:
         request = preload_request(servers[k][1], "pnew", i)
@@ -123,8 +143,11 @@ def _measure(
         "search, new query": searching(lambda i: cold_query("new", i)),
         "CreateMemory SYNC": creating(SYNC),
         "CreateMemory ASYNC": creating(ASYNC),
-        "Preload, new query: whole stream": preloading,
     }
+    for name, mode in (("SYNC", SYNC), ("ASYNC", ASYNC)):
+        label = f"CreateMemory {name}, {IN_A_ROW} in a row"
+        kinds[label] = creating_in_a_row(mode, label)
+    kinds["Preload, new query: whole stream"] = preloading
     columns = " | ".join(f"{label} p50" for label in labels)
     print(f"\n| round | call | {columns} |\n|---|---|" + "---:|" * len(labels))
     for round_ in range(args.rounds):
@@ -133,9 +156,13 @@ def _measure(
                 call(k, round_ * (args.calls + 1))
             first = round_ * (args.calls + 1) + 1
             per_server = [functools.partial(call, k) for k in range(len(servers))]
-            for recorded in first_events:
+            rows = in_a_row.get(kind)
+            for recorded in [*first_events, *(rows or [])]:
                 recorded.clear()
-            samples = alternating(per_server, range(first, first + args.calls))
+            calls = args.calls if rows is None else args.calls // IN_A_ROW
+            samples = alternating(per_server, range(first, first + calls))
+            if rows is not None:
+                samples = rows
             p50s = " | ".join(f"{percentiles(s)[0]:.2f}" for s in samples)
             print(f"| {round_ + 1} | {kind} | {p50s} |", flush=True)
             if call is preloading:
