@@ -13,16 +13,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from memoryd.core.applier import Applier
 from memoryd.core.indexer import Indexer, IndexerSettings
 from memoryd.core.memories import Memories
 from memoryd.core.model import NewMemory, Scope, WriteMode
-from memoryd.core.ports import IndexSpec, Point
-from memoryd.core.validation import Limits
-from memoryd.embed.tokens import WordPieceTokenCounter
+from memoryd.core.ports import Point
 from memoryd.store.edge import EdgeIndex
 from memoryd.store.sqlite_journal import SqliteJournal as Journal
 
+from support.core_stack import core_memories, open_edge_index
 from support.hooks import SlowIndex
 
 
@@ -79,13 +77,10 @@ def _run(
     tmp_path: Path, model, settings: IndexerSettings, index_calls, scenario, journal_calls=None
 ) -> None:
     async def run() -> None:
-        spec = IndexSpec(model.model_id, model.dimension)
-        index = index_calls(EdgeIndex.open(tmp_path / "index", spec))
+        index = index_calls(open_edge_index(tmp_path, model))
         journal = Journal.open(tmp_path / "journal.sqlite3")
-        applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
         log = journal_calls(journal) if journal_calls else journal
-        indexer = Indexer(log, applier, model, settings)
-        memories = Memories(index, model, journal, indexer, applier, tokens=WordPieceTokenCounter())
+        indexer, memories = core_memories(index, log, model, settings)
         await memories.start()
         try:
             await scenario(memories, indexer, index)

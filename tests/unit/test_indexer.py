@@ -8,21 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from memoryd.core.applier import Applier
 from memoryd.core.apply_entry import CREATE_CHUNK
 from memoryd.core.errors import EmbeddingError, WriteFailed
-from memoryd.core.indexer import Indexer, IndexerSettings
+from memoryd.core.indexer import IndexerSettings
 from memoryd.core.memories import Memories
 from memoryd.core.model import NewMemory, Scope, WriteMode, WriteState
-from memoryd.core.ports import IndexSpec, Point, Vector
-from memoryd.core.validation import Limits
+from memoryd.core.ports import Point, Vector
 from memoryd.core.write_log import Append, Appended
 from memoryd.embed.cache import CachedEmbedder
 from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
-from memoryd.embed.tokens import WordPieceTokenCounter
 from memoryd.store.edge import EdgeIndex
 from memoryd.store.sqlite_journal import SqliteJournal as Journal
 
+from support.core_stack import core_memories, open_edge_index
 from support.hooks import SlowIndex
 
 
@@ -49,13 +47,9 @@ class PoisonInjectingEmbedder:
 def test_a_write_that_keeps_failing_is_marked_failed_and_later_writes_apply(tmp_path: Path, model):
     async def run() -> None:
         embedder = PoisonInjectingEmbedder(model)
-        index = EdgeIndex.open(tmp_path / "index", IndexSpec(embedder.model_id, embedder.dimension))
+        index = open_edge_index(tmp_path, embedder)
         journal = Journal.open(tmp_path / "journal.sqlite3")
-        applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
-        indexer = Indexer(journal, applier, embedder, IndexerSettings(max_attempts=3))
-        memories = Memories(
-            index, embedder, journal, indexer, applier, tokens=WordPieceTokenCounter()
-        )
+        _, memories = core_memories(index, journal, embedder, IndexerSettings(max_attempts=3))
         await memories.start()
         scope = Scope(user_id="u")
         try:
@@ -96,12 +90,9 @@ class WriteHeldIndex(SlowIndex):
 
 def test_stop_during_an_engine_write_ends_the_indexer_and_keeps_the_write(tmp_path: Path, model):
     async def run() -> None:
-        spec = IndexSpec(model.model_id, model.dimension)
-        index = WriteHeldIndex(EdgeIndex.open(tmp_path / "index", spec))
+        index = WriteHeldIndex(open_edge_index(tmp_path, model))
         journal = Journal.open(tmp_path / "journal.sqlite3")
-        applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
-        indexer = Indexer(journal, applier, model)
-        memories = Memories(index, model, journal, indexer, applier, tokens=WordPieceTokenCounter())
+        indexer, memories = core_memories(index, journal, model)
         await memories.start()
         stopping: asyncio.Future[None] | None = None
         try:
@@ -142,11 +133,9 @@ class TextCountingEmbedder(PoisonInjectingEmbedder):
 
 
 def _memories(tmp_path: Path, embedder, settings: IndexerSettings) -> Memories:
-    index = EdgeIndex.open(tmp_path / "index", IndexSpec(embedder.model_id, embedder.dimension))
+    index = open_edge_index(tmp_path, embedder)
     journal = Journal.open(tmp_path / "journal.sqlite3")
-    applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
-    indexer = Indexer(journal, applier, embedder, settings)
-    return Memories(index, embedder, journal, indexer, applier, tokens=WordPieceTokenCounter())
+    return core_memories(index, journal, embedder, settings)[1]
 
 
 def test_a_batch_larger_than_a_chunk_applies_in_order_and_dedups_across_chunks(
@@ -218,14 +207,10 @@ def test_a_batch_embeds_its_next_chunk_while_it_applies_the_one_before(tmp_path:
     embedder = StartRecordingEmbedder(model, log)
 
     async def run() -> None:
-        spec = IndexSpec(embedder.model_id, embedder.dimension)
-        index = UpsertRecordingIndex(EdgeIndex.open(tmp_path / "index", spec), log)
+        index = UpsertRecordingIndex(open_edge_index(tmp_path, embedder), log)
         journal = Journal.open(tmp_path / "journal.sqlite3")
-        applier = Applier(index, limits=Limits(), dedup_threshold=0.999)  # every note stored
-        indexer = Indexer(journal, applier, embedder, IndexerSettings())
-        memories = Memories(
-            index, embedder, journal, indexer, applier, tokens=WordPieceTokenCounter()
-        )
+        # at 0.999 every note is stored
+        _, memories = core_memories(index, journal, embedder, dedup_threshold=0.999)
         await memories.start()
         try:
             receipt = await memories.writes.create(
@@ -297,15 +282,10 @@ def test_a_sync_create_reaches_the_indexer_once_durable_while_its_text_embeds(
     cached = CachedEmbedder(gated)
 
     async def run() -> None:
-        spec = IndexSpec(model.model_id, model.dimension)
-        index = EdgeIndex.open(tmp_path / "index", spec)
+        index = open_edge_index(tmp_path, model)
         journal = DurabilitySignallingJournal.open(tmp_path / "journal.sqlite3")
         journal.durable = asyncio.Event()
-        applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
-        indexer = Indexer(journal, applier, cached, IndexerSettings(embed_ahead=True))
-        memories = Memories(
-            index, cached, journal, indexer, applier, tokens=WordPieceTokenCounter()
-        )
+        indexer, memories = core_memories(index, journal, cached, IndexerSettings(embed_ahead=True))
         await memories.start()
         scope = Scope(user_id="u")
         try:

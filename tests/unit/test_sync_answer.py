@@ -6,15 +6,13 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from memoryd.core.applier import Applier
 from memoryd.core.indexer import Indexer, IndexerSettings
 from memoryd.core.memories import Memories
 from memoryd.core.model import ListQuery, NewMemory, Scope, Selection, WriteMode, WriteState
-from memoryd.core.ports import IndexSpec
-from memoryd.core.validation import Limits
-from memoryd.embed.tokens import WordPieceTokenCounter
 from memoryd.store.edge import EdgeIndex
 from memoryd.store.sqlite_journal import SqliteJournal
+
+from support.core_stack import core_memories, open_edge_index
 
 
 class FinishHoldingJournal(SqliteJournal):
@@ -39,12 +37,10 @@ def test_a_sync_create_is_answered_before_its_outcome_commits_and_replays_to_the
     scope = Scope(user_id="u")
 
     def open_memories() -> tuple[EdgeIndex, FinishHoldingJournal, Indexer, Memories]:
-        index = EdgeIndex.open(tmp_path / "index", IndexSpec(model.model_id, model.dimension))
+        index = open_edge_index(tmp_path, model)
         journal = FinishHoldingJournal.open(tmp_path / "journal.sqlite3")
         journal.release = asyncio.Event()
-        applier = Applier(index, limits=Limits(), dedup_threshold=0.95)
-        indexer = Indexer(journal, applier, model, IndexerSettings())
-        memories = Memories(index, model, journal, indexer, applier, tokens=WordPieceTokenCounter())
+        indexer, memories = core_memories(index, journal, model, IndexerSettings())
         return index, journal, indexer, memories
 
     async def run() -> None:
