@@ -58,6 +58,39 @@ def test_bad_search_is_invalid_argument(stub, request_):
     expect_error(grpc.StatusCode.INVALID_ARGUMENT, stub.SearchMemories, request_)
 
 
+def test_an_empty_category_in_a_selection_is_invalid_argument(stub, user):
+    create(stub, "Filed under general", user=user)
+    scope = pb.Scope(user_id=user)
+    selecting_nothing = ["", "general"]
+    calls = [
+        (stub.ListMemories, svc.ListMemoriesRequest(scope=scope, categories=selecting_nothing)),
+        (
+            stub.SearchMemories,
+            svc.SearchMemoriesRequest(query="general", scope=scope, categories=selecting_nothing),
+        ),
+        (
+            stub.ForgetMemories,
+            svc.ForgetMemoriesRequest(
+                scope=scope, categories=selecting_nothing, mode=svc.WRITE_MODE_SYNC
+            ),
+        ),
+        (
+            lambda r: list(stub.Preload(r)),
+            svc.PreloadRequest(query="general", user_scope=scope, categories=selecting_nothing),
+        ),
+        (
+            lambda r: list(stub.ExportMemories(r)),
+            svc.ExportMemoriesRequest(scope=scope, categories=selecting_nothing),
+        ),
+        (lambda r: list(stub.ExportMemories(r)), svc.ExportMemoriesRequest(categories=[""])),
+    ]
+    for call, request in calls:
+        error = expect_error(grpc.StatusCode.INVALID_ARGUMENT, call, request)
+        assert field_violations(error) == ["categories[0]"]
+        assert "general" in error.details()
+    assert [m.content for m in list_all(stub, scope)] == ["Filed under general"]
+
+
 def test_rejected_requests_leave_stored_data_intact(stub, user):
     kept = create(
         stub, "A memory that must not change", user=user, memory_key="k", metadata={"v": 1}

@@ -179,6 +179,45 @@ def test_batch_with_one_bad_item_writes_nothing(stub, user):
     assert list_all(stub, pb.Scope(user_id=user)) == []
 
 
+def test_a_create_in_a_batch_cannot_ask_for_another_mode_or_request_id(stub, user):
+    def item(content: str, **fields) -> svc.CreateMemoryRequest:
+        request = new_memory(content, user=user, mode=svc.WRITE_MODE_UNSPECIFIED)
+        for name, value in fields.items():
+            setattr(request, name, value)
+        return request
+
+    refused = [
+        (svc.WRITE_MODE_UNSPECIFIED, "", item("b", mode=svc.WRITE_MODE_SYNC), "mode"),
+        (svc.WRITE_MODE_SYNC, "", item("b", mode=svc.WRITE_MODE_ASYNC), "mode"),
+        (svc.WRITE_MODE_SYNC, "batch-1", item("b", request_id="create-2"), "request_id"),
+        (svc.WRITE_MODE_SYNC, "", item("b", request_id="create-2"), "request_id"),
+    ]
+    for mode, request_id, second, field in refused:
+        batch = svc.BatchCreateMemoriesRequest(
+            requests=[item("Plays chess"), second], mode=mode, request_id=request_id
+        )
+        error = expect_error(grpc.StatusCode.INVALID_ARGUMENT, stub.BatchCreateMemories, batch)
+        assert field_violations(error) == [f"requests[1].{field}"]
+        assert "BatchCreateMemoriesRequest" in error.details()
+    assert list_all(stub, pb.Scope(user_id=user)) == []
+
+    agreeing = svc.BatchCreateMemoriesRequest(
+        requests=[
+            item("Plays chess", mode=svc.WRITE_MODE_SYNC, request_id="batch-2"),
+            item("Sings in a choir"),
+        ],
+        mode=svc.WRITE_MODE_SYNC,
+        request_id="batch-2",
+    )
+    outcomes = [r.outcome for r in stub.BatchCreateMemories(agreeing).results]
+    assert outcomes == [svc.WRITE_OUTCOME_CREATED] * 2
+    unset_means_async = svc.BatchCreateMemoriesRequest(
+        requests=[item("Keeps bees", mode=svc.WRITE_MODE_ASYNC)]
+    )
+    outcomes = [r.outcome for r in stub.BatchCreateMemories(unset_means_async).results]
+    assert outcomes == [svc.WRITE_OUTCOME_ACCEPTED]
+
+
 def test_batch_size_is_limited(stub, user):
     for requests in ([], [new_memory(f"fact {i}", user=user) for i in range(101)]):
         error = expect_error(

@@ -178,6 +178,29 @@ def test_delete_with_stale_version_is_aborted(stub, user):
     assert _get(stub, mine.id, user_id=user).version == 1
 
 
+@pytest.mark.parametrize("mode", [svc.WRITE_MODE_SYNC, svc.WRITE_MODE_ASYNC])
+@pytest.mark.parametrize("version", [0, -3])
+def test_an_expected_version_no_memory_can_have_is_invalid_argument(stub, user, mode, version):
+    mine = create(stub, "Grows tomatoes", user=user).memory
+    scope = pb.Scope(user_id=user)
+    change = pb.Memory(id=mine.id, scope=scope, content="Grows peppers")
+    requests = [
+        (
+            stub.UpdateMemory,
+            svc.UpdateMemoryRequest(memory=change, expected_version=version, mode=mode),
+        ),
+        (
+            stub.DeleteMemory,
+            svc.DeleteMemoryRequest(id=mine.id, scope=scope, expected_version=version, mode=mode),
+        ),
+    ]
+    for call, request in requests:
+        error = expect_error(grpc.StatusCode.INVALID_ARGUMENT, call, request)
+        assert field_violations(error) == ["expected_version"]
+        assert f"got {version}" in error.details()
+    assert _get(stub, mine.id, user_id=user) == mine
+
+
 @pytest.mark.parametrize("bad_id", ["", "x" * 129, "tab\there", " padded"])
 def test_bad_ids_are_rejected(stub, user, bad_id):
     error = expect_error(grpc.StatusCode.INVALID_ARGUMENT, _get, stub, bad_id, user_id=user)

@@ -48,7 +48,7 @@ def test_a_create_acknowledges_the_times_it_stores(stub, user, mode):
 @MODES
 def test_a_batch_create_acknowledges_the_times_it_stores(stub, user, mode):
     requests = [
-        new_memory(text, user=user)
+        new_memory(text, user=user, mode=mode)
         for text in ("Drinks oat milk", "Lives in Lisbon", "Has a dog named Pixel")
     ]
     ack = stub.BatchCreateMemories(svc.BatchCreateMemoriesRequest(requests=requests, mode=mode))
@@ -115,6 +115,7 @@ def test_writes_replayed_after_a_crash_store_the_time_they_were_journaled(tmp_pa
                             f"Replayed fact {batch}-{i}: "
                             + " ".join(f"r{batch}x{i}y{j}" for j in range(12)),
                             user="replay",
+                            mode=ASYNC,
                         )
                         for i in range(100)
                     ],

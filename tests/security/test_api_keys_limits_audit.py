@@ -162,7 +162,9 @@ user_id = "carol"
         ),
         (
             lambda s, md: s.BatchCreateMemories(
-                svc.BatchCreateMemoriesRequest(requests=[_create(f"item {i}") for i in range(4)]),
+                svc.BatchCreateMemoriesRequest(
+                    requests=[_create(f"item {i}") for i in range(4)], mode=svc.WRITE_MODE_SYNC
+                ),
                 metadata=md,
             ),
             "requests",
@@ -250,7 +252,10 @@ def test_every_mutating_rpc_leaves_one_audit_line_without_content(
         (key_stub.UpdateMemory, denied_update),
         (key_stub.DeleteMemory, svc.DeleteMemoryRequest(id=created, scope=erin)),
         (key_stub.ForgetMemories, svc.ForgetMemoriesRequest(scope=erin)),
-        (key_stub.BatchCreateMemories, svc.BatchCreateMemoriesRequest(requests=[_create("x")] * 4)),
+        (
+            key_stub.BatchCreateMemories,
+            svc.BatchCreateMemoriesRequest(requests=[_create("x")] * 4, mode=sync),
+        ),
         (key_stub.ImportMemories, iter([_import_into(erin)])),
         (key_stub.DeleteMemory, svc.DeleteMemoryRequest(id=created, scope=mine, mode=sync)),
         (key_stub.ForgetMemories, svc.ForgetMemoriesRequest(categories=["drafts"], mode=sync)),

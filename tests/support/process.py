@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import signal
@@ -18,6 +19,17 @@ _LISTENING = re.compile(r"memoryd listening on [^:]+:(\d+)")
 START_TIMEOUT = 60.0
 #: The directory that holds this package, for the subprocess's PYTHONPATH.
 TESTS_DIR = Path(__file__).resolve().parent.parent
+#: Every server this process started: a test that fails before its stop() must
+#: not leave a server running on the machine after the suite.
+_STARTED: list[subprocess.Popen[str]] = []
+
+
+@atexit.register
+def _kill_leftover_servers() -> None:
+    for process in _STARTED:
+        if process.poll() is None:
+            process.kill()
+            process.wait(30)
 
 
 @dataclass
@@ -50,6 +62,7 @@ class ServerProcess:
             stderr=subprocess.STDOUT,
             text=True,
         )
+        _STARTED.append(self.process)
         port_found = threading.Event()
         self._reader = threading.Thread(target=self._read_log, args=(port_found,), daemon=True)
         self._reader.start()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NoReturn
 
 from google.protobuf import duration_pb2, json_format, struct_pb2, timestamp_pb2
 
@@ -166,6 +166,28 @@ def new_memory_from_proto(request: svc.CreateMemoryRequest, field: str = "") -> 
         dedup_threshold=request.dedup_threshold if request.HasField("dedup_threshold") else None,
         expire_time=_expire_time_from_proto(memory, f"{field}memory.expire_time"),
         ttl_seconds=_ttl_from_proto(request, f"{field}ttl"),
+    )
+
+
+def batch_from_proto(request: svc.BatchCreateMemoriesRequest) -> list[NewMemory]:
+    """The creates of a batch. The batch's mode and request_id govern them all,
+    so a create that sets another one is refused rather than quietly overruled."""
+    batch_mode = request.mode or svc.WRITE_MODE_ASYNC
+    for i, item in enumerate(request.requests):
+        if item.mode and item.mode != batch_mode:
+            _refuse_in_batch(i, "mode")
+        if item.request_id and item.request_id != request.request_id:
+            _refuse_in_batch(i, "request_id")
+    return [
+        new_memory_from_proto(item, f"requests[{i}].") for i, item in enumerate(request.requests)
+    ]
+
+
+def _refuse_in_batch(index: int, name: str) -> NoReturn:
+    raise InvalidArgument(
+        f"requests[{index}].{name}",
+        f"differs from the batch's, which applies to every create in it; set {name} "
+        "on BatchCreateMemoriesRequest and leave it unset here",
     )
 
 

@@ -101,10 +101,7 @@ class MemoryServicer(
     async def BatchCreateMemories(
         self, request: svc.BatchCreateMemoriesRequest, context: Context
     ) -> svc.BatchCreateMemoriesResponse:
-        news = [
-            convert.new_memory_from_proto(item, f"requests[{i}].")
-            for i, item in enumerate(request.requests)
-        ]
+        news = convert.batch_from_proto(request)
         receipt = await self._writes.create(news, is_batch=True, **_write_by_caller(request))
         return convert.batch_results_to_proto(receipt.result, receipt.token)
 

@@ -141,8 +141,7 @@ class Transfers:
             return selection
         if not (principal.is_unrestricted or principal.has(ADMIN)):
             raise PermissionDenied(f"export every owner's memories (needs {ADMIN}); set a scope")
-        for i, category in enumerate(selection.categories):
-            validation.check_category(category, f"categories[{i}]", self._limits)
+        validation.check_category_filter(selection.categories, self._limits)
         if selection.where is not None:
             validate_client_filter(selection.where, "filter")
         return selection

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -21,6 +21,12 @@ from memoryd.core.scoping import check_id, check_scope
 _METADATA_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: The longest ttl: 100 years of 365.25 days (the contract's limit).
 MAX_TTL_SECONDS = 36_525 * 86_400
+#: How deep metadata may nest (objects and lists). Not a setting: protobuf
+#: parsers (Python's, Java's) stop at 100 message levels, and a response wraps
+#: a memory deeper than the request that stored it, so metadata 33 levels deep
+#: was accepted by CreateMemory yet broke every search, preload and export that
+#: returned it. 20 leaves every client's parser room.
+MAX_METADATA_DEPTH = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +64,13 @@ def check_category(category: str, field: str, limits: Limits) -> None:
 
 
 def check_metadata(metadata: Mapping[str, Any], field: str, limits: Limits) -> None:
+    depth = _depth(metadata)
+    if depth > MAX_METADATA_DEPTH:
+        raise InvalidArgument(
+            field,
+            f"nests {depth} levels deep (objects and lists); at most {MAX_METADATA_DEPTH} "
+            "allowed, so that every client's protobuf parser can read the memory back",
+        )
     keys = _check_keys(metadata, field)
     if keys > limits.max_metadata_keys:
         raise InvalidArgument(
@@ -90,12 +103,31 @@ def _check_keys(value: Any, field: str) -> int:
     return count
 
 
+def _depth(value: Any) -> int:
+    """How many objects and lists nest at the deepest point of ``value``."""
+    if isinstance(value, Mapping):
+        return 1 + max((_depth(child) for child in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(child) for child in value), default=0)
+    return 0
+
+
 def check_ttl(ttl_seconds: float | None, field: str) -> None:
     if ttl_seconds is not None and not 0 < ttl_seconds <= MAX_TTL_SECONDS:
         raise InvalidArgument(
             field,
             f"must be positive and at most 100 years ({MAX_TTL_SECONDS} s), got {ttl_seconds} s; "
             "leave it unset for a memory that never expires",
+        )
+
+
+def check_expected_version(version: int | None) -> None:
+    """A version no memory can have would only ever fail, later if the write is ASYNC."""
+    if version is not None and version < 1:
+        raise InvalidArgument(
+            "expected_version",
+            f"must be 1 or more (a memory starts at version 1), got {version}; "
+            "leave it unset to change whatever version is stored",
         )
 
 
@@ -126,10 +158,21 @@ def check_new_memory(
             )
 
 
+def check_category_filter(categories: Sequence[str], limits: Limits) -> None:
+    """The categories a read or forget selects; an empty one could match nothing."""
+    for i, category in enumerate(categories):
+        if not category:
+            raise InvalidArgument(
+                f"categories[{i}]",
+                "must not be empty: no memory has an empty category "
+                "(a create that leaves it empty stores 'general')",
+            )
+        check_category(category, f"categories[{i}]", limits)
+
+
 def check_selection(selection: Selection, limits: Limits) -> None:
     check_scope(selection.scope, "scope")
-    for i, category in enumerate(selection.categories):
-        check_category(category, f"categories[{i}]", limits)
+    check_category_filter(selection.categories, limits)
     if selection.where is not None:
         validate_client_filter(selection.where, "filter")
 
@@ -146,6 +189,7 @@ def check_search_limit(limit: int, limits: Limits) -> None:
 def check_change(change: MemoryChange, limits: Limits) -> None:
     check_id(change.memory_id, "memory.id", required=True)
     check_scope(change.scope, "memory.scope")
+    check_expected_version(change.expected_version)
     if change.content is not None:
         check_content(change.content, "memory.content", limits)
     if change.category is not None:

@@ -167,6 +167,7 @@ class Writes:
         scope = authorize(principal, scope, Access.WRITE)
         scoping.check_id(memory_id, "id", required=True)
         scoping.check_scope(scope, "scope")
+        validation.check_expected_version(expected_version)
         delete = operations.Delete(memory_id, scope, expected_version)
         written = await self._write(delete, mode, request_id, principal)
         return self._tokens.token(written.seq)

@@ -206,7 +206,8 @@ type Memory struct {
 	Category string `protobuf:"bytes,5,opt,name=category,proto3" json:"category,omitempty"`
 	// Optional. Application data kept with the memory and usable in filters.
 	// Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-	// numbers. At most 16 KiB when serialized as JSON by default.
+	// numbers. At most 16 KiB when serialized as JSON by default, and at most
+	// 20 levels of objects and lists deep.
 	Metadata *structpb.Struct `protobuf:"bytes,6,opt,name=metadata,proto3" json:"metadata,omitempty"`
 	// Optional. A stable key naming what the memory is about, such as
 	// "timezone". At most one memory exists per (user_id, agent_id, app_id,

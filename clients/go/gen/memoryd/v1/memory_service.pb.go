@@ -937,7 +937,9 @@ func (x *CreateMemoryResponse) GetWriteToken() string {
 // The request of BatchCreateMemories.
 type BatchCreateMemoriesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Required. The creates to run, in order: 1 to 100 by default.
+	// Required. The creates to run, in order: 1 to 100 by default. The batch's
+	// mode and request_id apply to all of them: a create's own must be unset or
+	// the same (INVALID_ARGUMENT otherwise).
 	Requests []*CreateMemoryRequest `protobuf:"bytes,1,rep,name=requests,proto3" json:"requests,omitempty"`
 	// Optional. A unique id for the whole batch, as in CreateMemoryRequest.
 	RequestId string `protobuf:"bytes,2,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
@@ -1180,7 +1182,8 @@ type ListMemoriesRequest struct {
 	PageToken string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
 	// Optional. Only memories of these types; empty means all.
 	MemoryTypes []MemoryType `protobuf:"varint,4,rep,packed,name=memory_types,json=memoryTypes,proto3,enum=memoryd.v1.MemoryType" json:"memory_types,omitempty"`
-	// Optional. Only memories in these categories; empty means all.
+	// Optional. Only memories in these categories, none of them empty; no
+	// categories means all.
 	Categories []string `protobuf:"bytes,5,rep,name=categories,proto3" json:"categories,omitempty"`
 	// Optional. Only memories matching this filter.
 	Filter *Filter `protobuf:"bytes,6,opt,name=filter,proto3" json:"filter,omitempty"`
@@ -1338,7 +1341,7 @@ type UpdateMemoryRequest struct {
 	// Optional. How a new metadata value is applied; merge by default.
 	MetadataUpdateMode MetadataUpdateMode `protobuf:"varint,3,opt,name=metadata_update_mode,json=metadataUpdateMode,proto3,enum=memoryd.v1.MetadataUpdateMode" json:"metadata_update_mode,omitempty"`
 	// Optional. Change the memory only if its version is this one; otherwise
-	// ABORTED.
+	// ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
 	ExpectedVersion *int64 `protobuf:"varint,4,opt,name=expected_version,json=expectedVersion,proto3,oneof" json:"expected_version,omitempty"`
 	// Optional. A unique id for this request, as in CreateMemoryRequest.
 	RequestId string `protobuf:"bytes,5,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
@@ -1495,7 +1498,7 @@ type DeleteMemoryRequest struct {
 	// Required. The memory's owner, as in GetMemoryRequest.
 	Scope *Scope `protobuf:"bytes,2,opt,name=scope,proto3" json:"scope,omitempty"`
 	// Optional. Delete the memory only if its version is this one; otherwise
-	// ABORTED.
+	// ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
 	ExpectedVersion *int64 `protobuf:"varint,3,opt,name=expected_version,json=expectedVersion,proto3,oneof" json:"expected_version,omitempty"`
 	// Optional. A unique id for this request, as in CreateMemoryRequest.
 	RequestId string `protobuf:"bytes,4,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
@@ -1628,7 +1631,8 @@ type SearchMemoriesRequest struct {
 	Limit int32 `protobuf:"varint,3,opt,name=limit,proto3" json:"limit,omitempty"`
 	// Optional. Only memories of these types; empty means all.
 	MemoryTypes []MemoryType `protobuf:"varint,4,rep,packed,name=memory_types,json=memoryTypes,proto3,enum=memoryd.v1.MemoryType" json:"memory_types,omitempty"`
-	// Optional. Only memories in these categories; empty means all.
+	// Optional. Only memories in these categories, none of them empty; no
+	// categories means all.
 	Categories []string `protobuf:"bytes,5,rep,name=categories,proto3" json:"categories,omitempty"`
 	// Optional. Only memories matching this filter.
 	Filter *Filter `protobuf:"bytes,6,opt,name=filter,proto3" json:"filter,omitempty"`
@@ -1895,7 +1899,8 @@ type ForgetMemoriesRequest struct {
 	Scope *Scope `protobuf:"bytes,1,opt,name=scope,proto3" json:"scope,omitempty"`
 	// Optional. Only memories of these types; empty means all.
 	MemoryTypes []MemoryType `protobuf:"varint,2,rep,packed,name=memory_types,json=memoryTypes,proto3,enum=memoryd.v1.MemoryType" json:"memory_types,omitempty"`
-	// Optional. Only memories in these categories; empty means all.
+	// Optional. Only memories in these categories, none of them empty; no
+	// categories means all.
 	Categories []string `protobuf:"bytes,3,rep,name=categories,proto3" json:"categories,omitempty"`
 	// Optional. Only memories matching this filter.
 	Filter *Filter `protobuf:"bytes,4,opt,name=filter,proto3" json:"filter,omitempty"`
@@ -2319,7 +2324,8 @@ type PreloadRequest struct {
 	MaxTokens int32 `protobuf:"varint,7,opt,name=max_tokens,json=maxTokens,proto3" json:"max_tokens,omitempty"`
 	// Optional. Only memories of these types; empty means all.
 	MemoryTypes []MemoryType `protobuf:"varint,8,rep,packed,name=memory_types,json=memoryTypes,proto3,enum=memoryd.v1.MemoryType" json:"memory_types,omitempty"`
-	// Optional. Only memories in these categories; empty means all.
+	// Optional. Only memories in these categories, none of them empty; no
+	// categories means all.
 	Categories []string `protobuf:"bytes,9,rep,name=categories,proto3" json:"categories,omitempty"`
 	// Optional. How to render the context; TENXGRAPH_AGENT by default.
 	Format PreloadFormat `protobuf:"varint,10,opt,name=format,proto3,enum=memoryd.v1.PreloadFormat" json:"format,omitempty"`
@@ -2977,7 +2983,8 @@ type ExportMemoriesRequest struct {
 	Scope *Scope `protobuf:"bytes,1,opt,name=scope,proto3" json:"scope,omitempty"`
 	// Optional. Only memories of these types; empty means all.
 	MemoryTypes []MemoryType `protobuf:"varint,2,rep,packed,name=memory_types,json=memoryTypes,proto3,enum=memoryd.v1.MemoryType" json:"memory_types,omitempty"`
-	// Optional. Only memories in these categories; empty means all.
+	// Optional. Only memories in these categories, none of them empty; no
+	// categories means all.
 	Categories []string `protobuf:"bytes,3,rep,name=categories,proto3" json:"categories,omitempty"`
 	// Optional. Only memories matching this filter.
 	Filter *Filter `protobuf:"bytes,4,opt,name=filter,proto3" json:"filter,omitempty"`

@@ -71,7 +71,8 @@ export type Memory = Message<"memoryd.v1.Memory"> & {
   /**
    * Optional. Application data kept with the memory and usable in filters.
    * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-   * numbers. At most 16 KiB when serialized as JSON by default.
+   * numbers. At most 16 KiB when serialized as JSON by default, and at most
+   * 20 levels of objects and lists deep.
    *
    * @generated from field: google.protobuf.Struct metadata = 6;
    */

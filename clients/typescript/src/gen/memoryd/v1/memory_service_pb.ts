@@ -141,7 +141,9 @@ export const CreateMemoryResponseSchema: GenMessage<CreateMemoryResponse> = /*@_
  */
 export type BatchCreateMemoriesRequest = Message<"memoryd.v1.BatchCreateMemoriesRequest"> & {
   /**
-   * Required. The creates to run, in order: 1 to 100 by default.
+   * Required. The creates to run, in order: 1 to 100 by default. The batch's
+   * mode and request_id apply to all of them: a create's own must be unset or
+   * the same (INVALID_ARGUMENT otherwise).
    *
    * @generated from field: repeated memoryd.v1.CreateMemoryRequest requests = 1;
    */
@@ -294,7 +296,8 @@ export type ListMemoriesRequest = Message<"memoryd.v1.ListMemoriesRequest"> & {
   memoryTypes: MemoryType[];
 
   /**
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    *
    * @generated from field: repeated string categories = 5;
    */
@@ -383,7 +386,7 @@ export type UpdateMemoryRequest = Message<"memoryd.v1.UpdateMemoryRequest"> & {
 
   /**
    * Optional. Change the memory only if its version is this one; otherwise
-   * ABORTED.
+   * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
    *
    * @generated from field: optional int64 expected_version = 4;
    */
@@ -471,7 +474,7 @@ export type DeleteMemoryRequest = Message<"memoryd.v1.DeleteMemoryRequest"> & {
 
   /**
    * Optional. Delete the memory only if its version is this one; otherwise
-   * ABORTED.
+   * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
    *
    * @generated from field: optional int64 expected_version = 3;
    */
@@ -556,7 +559,8 @@ export type SearchMemoriesRequest = Message<"memoryd.v1.SearchMemoriesRequest"> 
   memoryTypes: MemoryType[];
 
   /**
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    *
    * @generated from field: repeated string categories = 5;
    */
@@ -714,7 +718,8 @@ export type ForgetMemoriesRequest = Message<"memoryd.v1.ForgetMemoriesRequest"> 
   memoryTypes: MemoryType[];
 
   /**
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    *
    * @generated from field: repeated string categories = 3;
    */
@@ -983,7 +988,8 @@ export type PreloadRequest = Message<"memoryd.v1.PreloadRequest"> & {
   memoryTypes: MemoryType[];
 
   /**
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    *
    * @generated from field: repeated string categories = 9;
    */
@@ -1335,7 +1341,8 @@ export type ExportMemoriesRequest = Message<"memoryd.v1.ExportMemoriesRequest"> 
   memoryTypes: MemoryType[];
 
   /**
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    *
    * @generated from field: repeated string categories = 3;
    */

@@ -60,7 +60,9 @@ private static final long serialVersionUID = 0L;
   private java.util.List<dev.memoryd.v1.CreateMemoryRequest> requests_;
   /**
    * <pre>
-   * Required. The creates to run, in order: 1 to 100 by default.
+   * Required. The creates to run, in order: 1 to 100 by default. The batch's
+   * mode and request_id apply to all of them: a create's own must be unset or
+   * the same (INVALID_ARGUMENT otherwise).
    * </pre>
    *
    * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -71,7 +73,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Required. The creates to run, in order: 1 to 100 by default.
+   * Required. The creates to run, in order: 1 to 100 by default. The batch's
+   * mode and request_id apply to all of them: a create's own must be unset or
+   * the same (INVALID_ARGUMENT otherwise).
    * </pre>
    *
    * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -83,7 +87,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Required. The creates to run, in order: 1 to 100 by default.
+   * Required. The creates to run, in order: 1 to 100 by default. The batch's
+   * mode and request_id apply to all of them: a create's own must be unset or
+   * the same (INVALID_ARGUMENT otherwise).
    * </pre>
    *
    * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -94,7 +100,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Required. The creates to run, in order: 1 to 100 by default.
+   * Required. The creates to run, in order: 1 to 100 by default. The batch's
+   * mode and request_id apply to all of them: a create's own must be unset or
+   * the same (INVALID_ARGUMENT otherwise).
    * </pre>
    *
    * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -105,7 +113,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Required. The creates to run, in order: 1 to 100 by default.
+   * Required. The creates to run, in order: 1 to 100 by default. The batch's
+   * mode and request_id apply to all of them: a create's own must be unset or
+   * the same (INVALID_ARGUMENT otherwise).
    * </pre>
    *
    * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -602,7 +612,9 @@ private static final long serialVersionUID = 0L;
 
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -616,7 +628,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -630,7 +644,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -644,7 +660,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -663,7 +681,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -681,7 +701,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -699,7 +721,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -718,7 +742,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -736,7 +762,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -754,7 +782,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -773,7 +803,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -790,7 +822,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -807,7 +841,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -818,7 +854,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -832,7 +870,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -847,7 +887,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -858,7 +900,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -870,7 +914,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Required. The creates to run, in order: 1 to 100 by default.
+     * Required. The creates to run, in order: 1 to 100 by default. The batch's
+     * mode and request_id apply to all of them: a create's own must be unset or
+     * the same (INVALID_ARGUMENT otherwise).
      * </pre>
      *
      * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>

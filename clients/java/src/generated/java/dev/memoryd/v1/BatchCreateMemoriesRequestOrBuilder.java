@@ -12,7 +12,9 @@ public interface BatchCreateMemoriesRequestOrBuilder extends
 
   /**
    * <pre>
-   * Required. The creates to run, in order: 1 to 100 by default.
+   * Required. The creates to run, in order: 1 to 100 by default. The batch's
+   * mode and request_id apply to all of them: a create's own must be unset or
+   * the same (INVALID_ARGUMENT otherwise).
    * </pre>
    *
    * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -21,7 +23,9 @@ public interface BatchCreateMemoriesRequestOrBuilder extends
       getRequestsList();
   /**
    * <pre>
-   * Required. The creates to run, in order: 1 to 100 by default.
+   * Required. The creates to run, in order: 1 to 100 by default. The batch's
+   * mode and request_id apply to all of them: a create's own must be unset or
+   * the same (INVALID_ARGUMENT otherwise).
    * </pre>
    *
    * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -29,7 +33,9 @@ public interface BatchCreateMemoriesRequestOrBuilder extends
   dev.memoryd.v1.CreateMemoryRequest getRequests(int index);
   /**
    * <pre>
-   * Required. The creates to run, in order: 1 to 100 by default.
+   * Required. The creates to run, in order: 1 to 100 by default. The batch's
+   * mode and request_id apply to all of them: a create's own must be unset or
+   * the same (INVALID_ARGUMENT otherwise).
    * </pre>
    *
    * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -37,7 +43,9 @@ public interface BatchCreateMemoriesRequestOrBuilder extends
   int getRequestsCount();
   /**
    * <pre>
-   * Required. The creates to run, in order: 1 to 100 by default.
+   * Required. The creates to run, in order: 1 to 100 by default. The batch's
+   * mode and request_id apply to all of them: a create's own must be unset or
+   * the same (INVALID_ARGUMENT otherwise).
    * </pre>
    *
    * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>
@@ -46,7 +54,9 @@ public interface BatchCreateMemoriesRequestOrBuilder extends
       getRequestsOrBuilderList();
   /**
    * <pre>
-   * Required. The creates to run, in order: 1 to 100 by default.
+   * Required. The creates to run, in order: 1 to 100 by default. The batch's
+   * mode and request_id apply to all of them: a create's own must be unset or
+   * the same (INVALID_ARGUMENT otherwise).
    * </pre>
    *
    * <code>repeated .memoryd.v1.CreateMemoryRequest requests = 1 [json_name = "requests", (.google.api.field_behavior) = REQUIRED];</code>

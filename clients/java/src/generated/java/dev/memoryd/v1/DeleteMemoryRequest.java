@@ -146,7 +146,7 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * Optional. Delete the memory only if its version is this one; otherwise
-   * ABORTED.
+   * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
    * </pre>
    *
    * <code>optional int64 expected_version = 3 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -159,7 +159,7 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * Optional. Delete the memory only if its version is this one; otherwise
-   * ABORTED.
+   * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
    * </pre>
    *
    * <code>optional int64 expected_version = 3 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -917,7 +917,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. Delete the memory only if its version is this one; otherwise
-     * ABORTED.
+     * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
      * </pre>
      *
      * <code>optional int64 expected_version = 3 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -930,7 +930,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. Delete the memory only if its version is this one; otherwise
-     * ABORTED.
+     * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
      * </pre>
      *
      * <code>optional int64 expected_version = 3 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -943,7 +943,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. Delete the memory only if its version is this one; otherwise
-     * ABORTED.
+     * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
      * </pre>
      *
      * <code>optional int64 expected_version = 3 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -960,7 +960,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. Delete the memory only if its version is this one; otherwise
-     * ABORTED.
+     * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
      * </pre>
      *
      * <code>optional int64 expected_version = 3 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>

@@ -60,7 +60,7 @@ public interface DeleteMemoryRequestOrBuilder extends
   /**
    * <pre>
    * Optional. Delete the memory only if its version is this one; otherwise
-   * ABORTED.
+   * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
    * </pre>
    *
    * <code>optional int64 expected_version = 3 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -70,7 +70,7 @@ public interface DeleteMemoryRequestOrBuilder extends
   /**
    * <pre>
    * Optional. Delete the memory only if its version is this one; otherwise
-   * ABORTED.
+   * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
    * </pre>
    *
    * <code>optional int64 expected_version = 3 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>

@@ -183,7 +183,8 @@ private static final long serialVersionUID = 0L;
       com.google.protobuf.LazyStringArrayList.emptyList();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -195,7 +196,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -206,7 +208,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -218,7 +221,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1191,7 +1195,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1204,7 +1209,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1215,7 +1221,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1227,7 +1234,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1240,7 +1248,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1259,7 +1268,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1277,7 +1287,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1295,7 +1306,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1310,7 +1322,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>

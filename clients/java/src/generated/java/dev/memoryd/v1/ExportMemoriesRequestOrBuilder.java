@@ -91,7 +91,8 @@ public interface ExportMemoriesRequestOrBuilder extends
 
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -101,7 +102,8 @@ public interface ExportMemoriesRequestOrBuilder extends
       getCategoriesList();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -110,7 +112,8 @@ public interface ExportMemoriesRequestOrBuilder extends
   int getCategoriesCount();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -120,7 +123,8 @@ public interface ExportMemoriesRequestOrBuilder extends
   java.lang.String getCategories(int index);
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>

@@ -190,7 +190,8 @@ private static final long serialVersionUID = 0L;
       com.google.protobuf.LazyStringArrayList.emptyList();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -202,7 +203,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -213,7 +215,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -225,7 +228,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1267,7 +1271,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1280,7 +1285,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1291,7 +1297,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1303,7 +1310,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1316,7 +1324,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1335,7 +1344,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1353,7 +1363,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1371,7 +1382,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1386,7 +1398,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>

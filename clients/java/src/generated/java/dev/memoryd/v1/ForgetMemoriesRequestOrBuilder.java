@@ -97,7 +97,8 @@ public interface ForgetMemoriesRequestOrBuilder extends
 
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -107,7 +108,8 @@ public interface ForgetMemoriesRequestOrBuilder extends
       getCategoriesList();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -116,7 +118,8 @@ public interface ForgetMemoriesRequestOrBuilder extends
   int getCategoriesCount();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -126,7 +129,8 @@ public interface ForgetMemoriesRequestOrBuilder extends
   java.lang.String getCategories(int index);
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 3 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>

@@ -245,7 +245,8 @@ private static final long serialVersionUID = 0L;
       com.google.protobuf.LazyStringArrayList.emptyList();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -257,7 +258,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -268,7 +270,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -280,7 +283,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1395,7 +1399,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1408,7 +1413,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1419,7 +1425,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1431,7 +1438,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1444,7 +1452,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1463,7 +1472,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1481,7 +1491,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1499,7 +1510,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1514,7 +1526,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>

@@ -120,7 +120,8 @@ public interface ListMemoriesRequestOrBuilder extends
 
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -130,7 +131,8 @@ public interface ListMemoriesRequestOrBuilder extends
       getCategoriesList();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -139,7 +141,8 @@ public interface ListMemoriesRequestOrBuilder extends
   int getCategoriesCount();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -149,7 +152,8 @@ public interface ListMemoriesRequestOrBuilder extends
   java.lang.String getCategories(int index);
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>

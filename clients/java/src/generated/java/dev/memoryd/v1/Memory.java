@@ -287,7 +287,8 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * Optional. Application data kept with the memory and usable in filters.
    * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-   * numbers. At most 16 KiB when serialized as JSON by default.
+   * numbers. At most 16 KiB when serialized as JSON by default, and at most
+   * 20 levels of objects and lists deep.
    * </pre>
    *
    * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -301,7 +302,8 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * Optional. Application data kept with the memory and usable in filters.
    * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-   * numbers. At most 16 KiB when serialized as JSON by default.
+   * numbers. At most 16 KiB when serialized as JSON by default, and at most
+   * 20 levels of objects and lists deep.
    * </pre>
    *
    * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -315,7 +317,8 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * Optional. Application data kept with the memory and usable in filters.
    * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-   * numbers. At most 16 KiB when serialized as JSON by default.
+   * numbers. At most 16 KiB when serialized as JSON by default, and at most
+   * 20 levels of objects and lists deep.
    * </pre>
    *
    * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1690,7 +1693,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * Optional. Application data kept with the memory and usable in filters.
      * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-     * numbers. At most 16 KiB when serialized as JSON by default.
+     * numbers. At most 16 KiB when serialized as JSON by default, and at most
+     * 20 levels of objects and lists deep.
      * </pre>
      *
      * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1703,7 +1707,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * Optional. Application data kept with the memory and usable in filters.
      * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-     * numbers. At most 16 KiB when serialized as JSON by default.
+     * numbers. At most 16 KiB when serialized as JSON by default, and at most
+     * 20 levels of objects and lists deep.
      * </pre>
      *
      * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1720,7 +1725,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * Optional. Application data kept with the memory and usable in filters.
      * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-     * numbers. At most 16 KiB when serialized as JSON by default.
+     * numbers. At most 16 KiB when serialized as JSON by default, and at most
+     * 20 levels of objects and lists deep.
      * </pre>
      *
      * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1740,7 +1746,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * Optional. Application data kept with the memory and usable in filters.
      * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-     * numbers. At most 16 KiB when serialized as JSON by default.
+     * numbers. At most 16 KiB when serialized as JSON by default, and at most
+     * 20 levels of objects and lists deep.
      * </pre>
      *
      * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1760,7 +1767,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * Optional. Application data kept with the memory and usable in filters.
      * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-     * numbers. At most 16 KiB when serialized as JSON by default.
+     * numbers. At most 16 KiB when serialized as JSON by default, and at most
+     * 20 levels of objects and lists deep.
      * </pre>
      *
      * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1787,7 +1795,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * Optional. Application data kept with the memory and usable in filters.
      * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-     * numbers. At most 16 KiB when serialized as JSON by default.
+     * numbers. At most 16 KiB when serialized as JSON by default, and at most
+     * 20 levels of objects and lists deep.
      * </pre>
      *
      * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1806,7 +1815,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * Optional. Application data kept with the memory and usable in filters.
      * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-     * numbers. At most 16 KiB when serialized as JSON by default.
+     * numbers. At most 16 KiB when serialized as JSON by default, and at most
+     * 20 levels of objects and lists deep.
      * </pre>
      *
      * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1820,7 +1830,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * Optional. Application data kept with the memory and usable in filters.
      * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-     * numbers. At most 16 KiB when serialized as JSON by default.
+     * numbers. At most 16 KiB when serialized as JSON by default, and at most
+     * 20 levels of objects and lists deep.
      * </pre>
      *
      * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1837,7 +1848,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * Optional. Application data kept with the memory and usable in filters.
      * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-     * numbers. At most 16 KiB when serialized as JSON by default.
+     * numbers. At most 16 KiB when serialized as JSON by default, and at most
+     * 20 levels of objects and lists deep.
      * </pre>
      *
      * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>

@@ -131,7 +131,8 @@ public interface MemoryOrBuilder extends
    * <pre>
    * Optional. Application data kept with the memory and usable in filters.
    * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-   * numbers. At most 16 KiB when serialized as JSON by default.
+   * numbers. At most 16 KiB when serialized as JSON by default, and at most
+   * 20 levels of objects and lists deep.
    * </pre>
    *
    * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -142,7 +143,8 @@ public interface MemoryOrBuilder extends
    * <pre>
    * Optional. Application data kept with the memory and usable in filters.
    * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-   * numbers. At most 16 KiB when serialized as JSON by default.
+   * numbers. At most 16 KiB when serialized as JSON by default, and at most
+   * 20 levels of objects and lists deep.
    * </pre>
    *
    * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -153,7 +155,8 @@ public interface MemoryOrBuilder extends
    * <pre>
    * Optional. Application data kept with the memory and usable in filters.
    * Keys are letters, digits, "_" and "-". Numbers are stored as JSON
-   * numbers. At most 16 KiB when serialized as JSON by default.
+   * numbers. At most 16 KiB when serialized as JSON by default, and at most
+   * 20 levels of objects and lists deep.
    * </pre>
    *
    * <code>.google.protobuf.Struct metadata = 6 [json_name = "metadata", (.google.api.field_behavior) = OPTIONAL];</code>

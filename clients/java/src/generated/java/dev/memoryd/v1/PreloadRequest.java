@@ -405,7 +405,8 @@ private static final long serialVersionUID = 0L;
       com.google.protobuf.LazyStringArrayList.emptyList();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -417,7 +418,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -428,7 +430,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -440,7 +443,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -2565,7 +2569,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -2578,7 +2583,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -2589,7 +2595,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -2601,7 +2608,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -2614,7 +2622,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -2633,7 +2642,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -2651,7 +2661,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -2669,7 +2680,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -2684,7 +2696,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>

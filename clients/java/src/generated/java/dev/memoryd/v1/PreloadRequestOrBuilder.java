@@ -235,7 +235,8 @@ public interface PreloadRequestOrBuilder extends
 
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -245,7 +246,8 @@ public interface PreloadRequestOrBuilder extends
       getCategoriesList();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -254,7 +256,8 @@ public interface PreloadRequestOrBuilder extends
   int getCategoriesCount();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -264,7 +267,8 @@ public interface PreloadRequestOrBuilder extends
   java.lang.String getCategories(int index);
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 9 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>

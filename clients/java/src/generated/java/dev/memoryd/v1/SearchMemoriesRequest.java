@@ -244,7 +244,8 @@ private static final long serialVersionUID = 0L;
       com.google.protobuf.LazyStringArrayList.emptyList();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -256,7 +257,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -267,7 +269,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -279,7 +282,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1701,7 +1705,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1714,7 +1719,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1725,7 +1731,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1737,7 +1744,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1750,7 +1758,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1769,7 +1778,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1787,7 +1797,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1805,7 +1816,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1820,7 +1832,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Optional. Only memories in these categories; empty means all.
+     * Optional. Only memories in these categories, none of them empty; no
+     * categories means all.
      * </pre>
      *
      * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>

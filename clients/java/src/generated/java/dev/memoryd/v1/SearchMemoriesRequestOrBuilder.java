@@ -118,7 +118,8 @@ public interface SearchMemoriesRequestOrBuilder extends
 
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -128,7 +129,8 @@ public interface SearchMemoriesRequestOrBuilder extends
       getCategoriesList();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -137,7 +139,8 @@ public interface SearchMemoriesRequestOrBuilder extends
   int getCategoriesCount();
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -147,7 +150,8 @@ public interface SearchMemoriesRequestOrBuilder extends
   java.lang.String getCategories(int index);
   /**
    * <pre>
-   * Optional. Only memories in these categories; empty means all.
+   * Optional. Only memories in these categories, none of them empty; no
+   * categories means all.
    * </pre>
    *
    * <code>repeated string categories = 5 [json_name = "categories", (.google.api.field_behavior) = OPTIONAL];</code>

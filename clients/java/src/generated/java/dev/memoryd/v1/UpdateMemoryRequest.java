@@ -175,7 +175,7 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * Optional. Change the memory only if its version is this one; otherwise
-   * ABORTED.
+   * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
    * </pre>
    *
    * <code>optional int64 expected_version = 4 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -188,7 +188,7 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * Optional. Change the memory only if its version is this one; otherwise
-   * ABORTED.
+   * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
    * </pre>
    *
    * <code>optional int64 expected_version = 4 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1235,7 +1235,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. Change the memory only if its version is this one; otherwise
-     * ABORTED.
+     * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
      * </pre>
      *
      * <code>optional int64 expected_version = 4 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1248,7 +1248,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. Change the memory only if its version is this one; otherwise
-     * ABORTED.
+     * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
      * </pre>
      *
      * <code>optional int64 expected_version = 4 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1261,7 +1261,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. Change the memory only if its version is this one; otherwise
-     * ABORTED.
+     * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
      * </pre>
      *
      * <code>optional int64 expected_version = 4 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -1278,7 +1278,7 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. Change the memory only if its version is this one; otherwise
-     * ABORTED.
+     * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
      * </pre>
      *
      * <code>optional int64 expected_version = 4 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>

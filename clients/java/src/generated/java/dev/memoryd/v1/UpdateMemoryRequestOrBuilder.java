@@ -98,7 +98,7 @@ public interface UpdateMemoryRequestOrBuilder extends
   /**
    * <pre>
    * Optional. Change the memory only if its version is this one; otherwise
-   * ABORTED.
+   * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
    * </pre>
    *
    * <code>optional int64 expected_version = 4 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -108,7 +108,7 @@ public interface UpdateMemoryRequestOrBuilder extends
   /**
    * <pre>
    * Optional. Change the memory only if its version is this one; otherwise
-   * ABORTED.
+   * ABORTED. At least 1 (versions start at 1): 0 or less is INVALID_ARGUMENT.
    * </pre>
    *
    * <code>optional int64 expected_version = 4 [json_name = "expectedVersion", (.google.api.field_behavior) = OPTIONAL];</code>
