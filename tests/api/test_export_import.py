@@ -306,6 +306,27 @@ def test_bad_import_messages_name_the_field_and_store_nothing(traced: Traced) ->
     assert export(stub, scope=pb.Scope(user_id=user))[1] == []
 
 
+def test_a_vector_no_query_could_compare_is_invalid_argument(traced: Traced) -> None:
+    # These were stored, then found by no search and matched by no near-duplicate.
+    stub, user = traced.stub, _fresh("user")
+    embedder_id = export(stub, scope=pb.Scope(user_id=user))[0].embedder_id
+    for entries in ([0.0] * 384, [1e-45] * 384, [3e38] * 384):
+        broken = record("Keeps a vegetable garden", user)
+        broken.embedder_id, broken.vector[:] = embedder_id, entries
+        fields, message = _invalid(import_, stub, [[broken]])
+        assert fields == ["memories[0].vector"] and "ExportMemories" in message
+    assert export(stub, scope=pb.Scope(user_id=user))[1] == []
+
+    # Only the direction matters: the embedding at another length is kept, and compares.
+    longer = record("Keeps a vegetable garden", user)
+    longer.embedder_id = embedder_id
+    longer.vector[:] = [x * 1000 for x in _embedding_of(stub, "Keeps a vegetable garden")]
+    assert import_(stub, [[longer]]).embedded_count == 0
+    again = create(stub, "Keeps a vegetable garden", user=user)
+    assert again.outcome == svc.WRITE_OUTCOME_SKIPPED_DUPLICATE
+    assert again.memory.id == longer.memory.id
+
+
 def test_bad_record_in_a_later_message_keeps_the_earlier_messages(traced: Traced) -> None:
     stub, user = traced.stub, _fresh("user")
     kept = record("Imported by the first message", user)

@@ -3213,7 +3213,9 @@ type ExportedMemory struct {
 	// version, expiry).
 	Memory *Memory `protobuf:"bytes,1,opt,name=memory,proto3" json:"memory,omitempty"`
 	// Optional. The memory's dense vector, made by embedder_id. On import, an
-	// empty vector or another embedder means the content is embedded again.
+	// empty vector or another embedder means the content is embedded again; a
+	// vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+	// export's have length 1).
 	Vector []float32 `protobuf:"fixed32,2,rep,packed,name=vector,proto3" json:"vector,omitempty"`
 	// Optional. The embedder that made the vector (GetStatsResponse.embedder_id
 	// names the server's).

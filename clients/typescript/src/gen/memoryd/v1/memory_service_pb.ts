@@ -1471,7 +1471,9 @@ export type ExportedMemory = Message<"memoryd.v1.ExportedMemory"> & {
 
   /**
    * Optional. The memory's dense vector, made by embedder_id. On import, an
-   * empty vector or another embedder means the content is embedded again.
+   * empty vector or another embedder means the content is embedded again; a
+   * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+   * export's have length 1).
    *
    * @generated from field: repeated float vector = 2;
    */

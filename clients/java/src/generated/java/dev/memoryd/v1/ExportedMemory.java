@@ -103,7 +103,9 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * Optional. The memory's dense vector, made by embedder_id. On import, an
-   * empty vector or another embedder means the content is embedded again.
+   * empty vector or another embedder means the content is embedded again; a
+   * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+   * export's have length 1).
    * </pre>
    *
    * <code>repeated float vector = 2 [json_name = "vector", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -117,7 +119,9 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * Optional. The memory's dense vector, made by embedder_id. On import, an
-   * empty vector or another embedder means the content is embedded again.
+   * empty vector or another embedder means the content is embedded again; a
+   * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+   * export's have length 1).
    * </pre>
    *
    * <code>repeated float vector = 2 [json_name = "vector", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -129,7 +133,9 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * Optional. The memory's dense vector, made by embedder_id. On import, an
-   * empty vector or another embedder means the content is embedded again.
+   * empty vector or another embedder means the content is embedded again; a
+   * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+   * export's have length 1).
    * </pre>
    *
    * <code>repeated float vector = 2 [json_name = "vector", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -773,7 +779,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. The memory's dense vector, made by embedder_id. On import, an
-     * empty vector or another embedder means the content is embedded again.
+     * empty vector or another embedder means the content is embedded again; a
+     * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+     * export's have length 1).
      * </pre>
      *
      * <code>repeated float vector = 2 [json_name = "vector", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -787,7 +795,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. The memory's dense vector, made by embedder_id. On import, an
-     * empty vector or another embedder means the content is embedded again.
+     * empty vector or another embedder means the content is embedded again; a
+     * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+     * export's have length 1).
      * </pre>
      *
      * <code>repeated float vector = 2 [json_name = "vector", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -799,7 +809,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. The memory's dense vector, made by embedder_id. On import, an
-     * empty vector or another embedder means the content is embedded again.
+     * empty vector or another embedder means the content is embedded again; a
+     * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+     * export's have length 1).
      * </pre>
      *
      * <code>repeated float vector = 2 [json_name = "vector", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -812,7 +824,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. The memory's dense vector, made by embedder_id. On import, an
-     * empty vector or another embedder means the content is embedded again.
+     * empty vector or another embedder means the content is embedded again; a
+     * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+     * export's have length 1).
      * </pre>
      *
      * <code>repeated float vector = 2 [json_name = "vector", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -832,7 +846,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. The memory's dense vector, made by embedder_id. On import, an
-     * empty vector or another embedder means the content is embedded again.
+     * empty vector or another embedder means the content is embedded again; a
+     * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+     * export's have length 1).
      * </pre>
      *
      * <code>repeated float vector = 2 [json_name = "vector", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -850,7 +866,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. The memory's dense vector, made by embedder_id. On import, an
-     * empty vector or another embedder means the content is embedded again.
+     * empty vector or another embedder means the content is embedded again; a
+     * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+     * export's have length 1).
      * </pre>
      *
      * <code>repeated float vector = 2 [json_name = "vector", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -869,7 +887,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Optional. The memory's dense vector, made by embedder_id. On import, an
-     * empty vector or another embedder means the content is embedded again.
+     * empty vector or another embedder means the content is embedded again; a
+     * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+     * export's have length 1).
      * </pre>
      *
      * <code>repeated float vector = 2 [json_name = "vector", (.google.api.field_behavior) = OPTIONAL];</code>

@@ -43,7 +43,9 @@ public interface ExportedMemoryOrBuilder extends
   /**
    * <pre>
    * Optional. The memory's dense vector, made by embedder_id. On import, an
-   * empty vector or another embedder means the content is embedded again.
+   * empty vector or another embedder means the content is embedded again; a
+   * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+   * export's have length 1).
    * </pre>
    *
    * <code>repeated float vector = 2 [json_name = "vector", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -53,7 +55,9 @@ public interface ExportedMemoryOrBuilder extends
   /**
    * <pre>
    * Optional. The memory's dense vector, made by embedder_id. On import, an
-   * empty vector or another embedder means the content is embedded again.
+   * empty vector or another embedder means the content is embedded again; a
+   * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+   * export's have length 1).
    * </pre>
    *
    * <code>repeated float vector = 2 [json_name = "vector", (.google.api.field_behavior) = OPTIONAL];</code>
@@ -63,7 +67,9 @@ public interface ExportedMemoryOrBuilder extends
   /**
    * <pre>
    * Optional. The memory's dense vector, made by embedder_id. On import, an
-   * empty vector or another embedder means the content is embedded again.
+   * empty vector or another embedder means the content is embedded again; a
+   * vector the server keeps must be finite, of length 1e-18 to 1e18 (an
+   * export's have length 1).
    * </pre>
    *
    * <code>repeated float vector = 2 [json_name = "vector", (.google.api.field_behavior) = OPTIONAL];</code>
