@@ -189,8 +189,8 @@ def test_a_create_in_a_batch_cannot_ask_for_another_mode_or_request_id(stub, use
     refused = [
         (svc.WRITE_MODE_UNSPECIFIED, "", item("b", mode=svc.WRITE_MODE_SYNC), "mode"),
         (svc.WRITE_MODE_SYNC, "", item("b", mode=svc.WRITE_MODE_ASYNC), "mode"),
-        (svc.WRITE_MODE_SYNC, "batch-1", item("b", request_id="create-2"), "request_id"),
-        (svc.WRITE_MODE_SYNC, "", item("b", request_id="create-2"), "request_id"),
+        (svc.WRITE_MODE_SYNC, f"{user}-1", item("b", request_id=f"{user}-2"), "request_id"),
+        (svc.WRITE_MODE_SYNC, "", item("b", request_id=f"{user}-2"), "request_id"),
     ]
     for mode, request_id, second, field in refused:
         batch = svc.BatchCreateMemoriesRequest(
@@ -203,11 +203,11 @@ def test_a_create_in_a_batch_cannot_ask_for_another_mode_or_request_id(stub, use
 
     agreeing = svc.BatchCreateMemoriesRequest(
         requests=[
-            item("Plays chess", mode=svc.WRITE_MODE_SYNC, request_id="batch-2"),
+            item("Plays chess", mode=svc.WRITE_MODE_SYNC, request_id=f"{user}-3"),
             item("Sings in a choir"),
         ],
         mode=svc.WRITE_MODE_SYNC,
-        request_id="batch-2",
+        request_id=f"{user}-3",
     )
     outcomes = [r.outcome for r in stub.BatchCreateMemories(agreeing).results]
     assert outcomes == [svc.WRITE_OUTCOME_CREATED] * 2
