@@ -120,3 +120,40 @@ def unpack(detail: Any, message_type: Any) -> Any:
     message = message_type()
     detail.Unpack(message)
     return message
+
+
+#: Generous: a watch that hangs fails the test instead of the run.
+WATCH_TIMEOUT = 120.0
+
+
+class Watch:
+    """One open WatchMemories call, read event by event."""
+
+    def __init__(self, call: Any) -> None:
+        self.call = call
+        first = self.next()
+        assert first.WhichOneof("event") == "started", first
+        self.started = first.started.after_sequence
+
+    def next(self) -> svc.WatchMemoriesResponse:
+        event: svc.WatchMemoriesResponse = next(self.call)
+        return event
+
+    def changes(self, count: int) -> list[svc.MemoryChange]:
+        """The next ``count`` events, each of which must be a change."""
+        events = [self.next() for _ in range(count)]
+        assert all(e.WhichOneof("event") == "change" for e in events), events
+        return [e.change for e in events]
+
+    def cancel(self) -> None:
+        self.call.cancel()
+
+
+def open_watch(
+    stub: memory_service_pb2_grpc.MemoryServiceStub,
+    scope: pb.Scope | None = None,
+    metadata: Any = None,
+    **fields: Any,
+) -> Watch:
+    request = svc.WatchMemoriesRequest(scope=scope, **fields)
+    return Watch(stub.WatchMemories(request, timeout=WATCH_TIMEOUT, metadata=metadata))

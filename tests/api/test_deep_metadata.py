@@ -17,7 +17,7 @@ from google.protobuf import json_format
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 
-from helpers import create, expect_error, field_violations, list_all, new_memory
+from helpers import create, expect_error, field_violations, list_all, new_memory, open_watch
 
 DEEPEST = 20
 
@@ -120,13 +120,9 @@ def test_deeper_metadata_is_invalid_argument_and_changes_nothing(stub, user):
 
 def _watched(stub, scope: pb.Scope) -> pb.Memory:
     """The memory of the first change the watch of ``scope`` streams from the start."""
-    stream = stub.WatchMemories(
-        svc.WatchMemoriesRequest(scope=scope, start_after_sequence=0), timeout=30
-    )
+    watch = open_watch(stub, scope, start_after_sequence=0)
     try:
-        for event in stream:
-            if event.HasField("change"):
-                return event.change.memory
-        raise AssertionError("the watch ended without a change")
+        (change,) = watch.changes(1)
     finally:
-        stream.cancel()
+        watch.cancel()
+    return change.memory

@@ -29,7 +29,7 @@ from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
-from helpers import create, list_all, new_memory, search
+from helpers import create, list_all, new_memory, open_watch, search
 from support import ServerProcess
 
 Stub = memory_service_pb2_grpc.MemoryServiceStub
@@ -100,18 +100,14 @@ def _write_after_the_flush(stub: Stub, before: dict[str, pb.Memory]) -> None:
 def _changes(stub: Stub) -> list[svc.MemoryChange]:
     """The user's changes, streamed from the oldest kept up to the import's,
     the last write (a change streams once its write's finish has committed)."""
-    request = svc.WatchMemoriesRequest(scope=USER, start_after_sequence=0)
-    call = stub.WatchMemories(request, timeout=60)
-    changes: list[svc.MemoryChange] = []
+    watch = open_watch(stub, USER, start_after_sequence=0)
     try:
-        for event in call:
-            if event.WhichOneof("event") == "change":
-                changes.append(event.change)
-                if event.change.memory.id == IMPORTED:
-                    return changes
+        changes = watch.changes(1)
+        while changes[-1].memory.id != IMPORTED:
+            changes += watch.changes(1)
     finally:
-        call.cancel()
-    raise AssertionError(f"the watch ended before the import's change: {changes}")
+        watch.cancel()
+    return changes
 
 
 def _lose_the_last_commit(data: Path) -> None:

@@ -25,45 +25,21 @@ from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
-from helpers import create, expect_error, field_violations, new_memory, rich_status, unpack
+from helpers import (
+    create,
+    expect_error,
+    field_violations,
+    new_memory,
+    open_watch,
+    rich_status,
+    unpack,
+)
 from support import ServerProcess
 
 Stub = memory_service_pb2_grpc.MemoryServiceStub
 SYNC = svc.WRITE_MODE_SYNC
 CREATED, UPDATED = svc.CHANGE_TYPE_CREATED, svc.CHANGE_TYPE_UPDATED
 DELETED = svc.CHANGE_TYPE_DELETED
-#: Generous: a watch that hangs fails the test instead of the run.
-CALL_TIMEOUT = 120.0
-
-
-class Watch:
-    """One open WatchMemories call, read event by event."""
-
-    def __init__(self, call: Any) -> None:
-        self.call = call
-        first = self.next()
-        assert first.WhichOneof("event") == "started", first
-        self.started = first.started.after_sequence
-
-    def next(self) -> svc.WatchMemoriesResponse:
-        event: svc.WatchMemoriesResponse = next(self.call)
-        return event
-
-    def changes(self, count: int) -> list[svc.MemoryChange]:
-        """The next ``count`` events, each of which must be a change."""
-        events = [self.next() for _ in range(count)]
-        assert all(e.WhichOneof("event") == "change" for e in events), events
-        return [e.change for e in events]
-
-    def cancel(self) -> None:
-        self.call.cancel()
-
-
-def open_watch(
-    stub: Stub, scope: pb.Scope | None = None, metadata: Any = None, **fields: Any
-) -> Watch:
-    request = svc.WatchMemoriesRequest(scope=scope, **fields)
-    return Watch(stub.WatchMemories(request, timeout=CALL_TIMEOUT, metadata=metadata))
 
 
 def update_content(stub: Stub, memory: pb.Memory, content: str) -> pb.Memory:

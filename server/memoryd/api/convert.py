@@ -172,9 +172,9 @@ def new_memory_from_proto(request: svc.CreateMemoryRequest, field: str = "") -> 
 def batch_from_proto(request: svc.BatchCreateMemoriesRequest) -> list[NewMemory]:
     """The creates of a batch. The batch's mode and request_id govern them all,
     so a create that sets another one is refused rather than quietly overruled."""
-    batch_mode = request.mode or svc.WRITE_MODE_ASYNC
+    batch_mode = mode_from_proto(request.mode)
     for i, item in enumerate(request.requests):
-        if item.mode and item.mode != batch_mode:
+        if item.mode and WRITE_MODES.from_proto(item.mode, f"requests[{i}].mode") != batch_mode:
             _refuse_in_batch(i, "mode")
         if item.request_id and item.request_id != request.request_id:
             _refuse_in_batch(i, "request_id")

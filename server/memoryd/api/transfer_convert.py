@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from google.protobuf import timestamp_pb2
@@ -23,10 +21,6 @@ from memoryd.core.ports import IndexSpec
 from memoryd.core.transfers import ExportedMemory, ExportHeader, ExportQuery
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
-
-#: The lengths of an imported vector that float32 can normalize (its squared
-#: length must be a normal float32, about 1e-38 to 3e38), with room to spare.
-VECTOR_LENGTHS = (1e-18, 1e18)
 
 #: The times an import accepts: RFC 3339 years, from the Unix epoch on.
 _EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
@@ -108,26 +102,8 @@ def _imported(record: svc.ExportedMemory, field: str, spec: IndexSpec) -> Import
     )
     vector = None
     if record.embedder_id == spec.embedder_id and len(record.vector) == spec.dimension:
-        _check_vector(record.vector, f"{field}.vector")
         vector = tuple(record.vector)
     return ImportedMemory(imported, vector)
-
-
-def _check_vector(vector: Sequence[float], field: str) -> None:
-    """Refuses a vector the index would keep but could never compare: Qdrant
-    normalizes in float32, where a length outside VECTOR_LENGTHS squares to 0
-    or infinity (an all-zero vector has no direction at all), so it would be
-    found by no query and match no near-duplicate."""
-    if not all(math.isfinite(x) for x in vector):
-        raise InvalidArgument(field, "must hold finite numbers only")
-    length = math.sqrt(math.fsum(x * x for x in vector))
-    shortest, longest = VECTOR_LENGTHS
-    if not shortest <= length <= longest:
-        raise InvalidArgument(
-            field,
-            f"has length {length:.3g}, outside {shortest:g} to {longest:g}; send the vector "
-            "ExportMemories gave (its length is 1), or none to have the content embedded",
-        )
 
 
 def _time(memory: pb.Memory, name: str, prefix: str) -> datetime | None:

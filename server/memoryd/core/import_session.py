@@ -90,6 +90,8 @@ class ImportSession:
             raise InvalidArgument(f"{field}.version", "must be at least 1 (0 means 1)")
         if memory.update_time < memory.create_time:
             raise InvalidArgument(f"{field}.update_time", "must not be before create_time")
+        if item.vector is not None:
+            validation.check_vector(item.vector, f"memories[{i}].vector")
         return replace(item, memory=replace(memory, scope=scope))
 
     async def finish(self, wait: float | None) -> ImportResult:

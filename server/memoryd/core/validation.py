@@ -7,6 +7,7 @@ also the setting that raises it (MEMORYD_MAX_CONTENT_BYTES).
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,9 @@ MAX_TTL_SECONDS = 36_525 * 86_400
 #: was accepted by CreateMemory yet broke every search, preload and export that
 #: returned it. 20 leaves every client's parser room.
 MAX_METADATA_DEPTH = 20
+#: The lengths of an imported vector that float32 can normalize (its squared
+#: length must be a normal float32, about 1e-38 to 3e38), with room to spare.
+VECTOR_LENGTHS = (1e-18, 1e18)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +122,23 @@ def check_ttl(ttl_seconds: float | None, field: str) -> None:
             field,
             f"must be positive and at most 100 years ({MAX_TTL_SECONDS} s), got {ttl_seconds} s; "
             "leave it unset for a memory that never expires",
+        )
+
+
+def check_vector(vector: Sequence[float], field: str) -> None:
+    """Refuses a vector the index would keep but could never compare: Qdrant
+    normalizes in float32, where a length outside VECTOR_LENGTHS squares to 0
+    or infinity (an all-zero vector has no direction at all), so it would be
+    found by no query and match no near-duplicate."""
+    if not all(math.isfinite(x) for x in vector):
+        raise InvalidArgument(field, "must hold finite numbers only")
+    length = math.sqrt(math.fsum(x * x for x in vector))
+    shortest, longest = VECTOR_LENGTHS
+    if not shortest <= length <= longest:
+        raise InvalidArgument(
+            field,
+            f"has length {length:.3g}, outside {shortest:g} to {longest:g}; send the vector "
+            "ExportMemories gave (its length is 1), or none to have the content embedded",
         )
 
 
