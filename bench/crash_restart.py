@@ -45,7 +45,9 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, required=True, help="another memoryd checkout")
     parser.add_argument("--memories", type=int, default=50_000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--settle", type=float, default=8.0, help="seconds before the kill")
+    parser.add_argument(
+        "--settle", type=float, default=35.0, help="seconds before the kill (flushes: 30 s)"
+    )
     parser.add_argument(
         "--power-loss", action="store_true", help="put the shard back as at its last flush"
     )

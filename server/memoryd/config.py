@@ -79,9 +79,7 @@ class Settings(BaseSettings):
         0, ge=0, description="MEMORYD_EMBED_THREADS: the local model's threads; 0: one per core."
     )
     embed_keep_spinning: bool = Field(
-        False,
-        description="MEMORYD_EMBED_KEEP_SPINNING: the local model's threads spin on after each "
-        "call, waiting for the next (on a small machine they take the cores from the server).",
+        False, description="MEMORYD_EMBED_KEEP_SPINNING: model threads spin between calls."
     )
     embed_thread_niceness: int = Field(
         10, ge=0, le=19, description="MEMORYD_EMBED_THREAD_NICENESS: model threads yield (0: no)."
@@ -167,7 +165,10 @@ class Settings(BaseSettings):
         4, gt=0, description="MEMORYD_INDEXER_MAX_ATTEMPTS: tries before a write is marked failed."
     )
     index_flush_interval_seconds: float = Field(
-        5.0, ge=0, description="MEMORYD_INDEX_FLUSH_INTERVAL_SECONDS: how often the index syncs."
+        30.0, ge=0, description="MEMORYD_INDEX_FLUSH_INTERVAL_SECONDS: how often the index syncs."
+    )
+    index_flush_max_changes: int = Field(
+        10_000, gt=0, description="MEMORYD_INDEX_FLUSH_MAX_CHANGES: it syncs sooner past these."
     )
     shutdown_drain_seconds: float = Field(
         10.0,
@@ -202,10 +203,7 @@ class Settings(BaseSettings):
         "that reads slowly; when they overflow, the stream ends with fell_behind.",
     )
     default_retrieval_mode: Literal["dense", "hybrid"] = Field(
-        "hybrid",
-        description="MEMORYD_DEFAULT_RETRIEVAL_MODE: how searches that name no retrieval_mode "
-        "rank: hybrid (dense + BM25, fused by noisy-or) matched dense on make bench-recall's "
-        "paraphrase set and beat it on the lexical and mixed sets.",
+        "hybrid", description="MEMORYD_DEFAULT_RETRIEVAL_MODE: for searches that name none."
     )
     recency_half_life_seconds: float = Field(
         DEFAULT_HALF_LIFE.total_seconds(),
@@ -272,6 +270,7 @@ class Settings(BaseSettings):
             batch_entries=self.indexer_batch_entries,
             max_attempts=self.indexer_max_attempts,
             flush_interval_seconds=self.index_flush_interval_seconds,
+            flush_max_changes=self.index_flush_max_changes,
             redo_lost_writes=self.backend == "edge",
             embed_ahead=self.embed_cache_size > 0,
         )

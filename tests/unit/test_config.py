@@ -63,6 +63,16 @@ def test_unknown_keys_in_the_file_are_refused(tmp_path: Path):
         Settings(config_file=config)
 
 
+def test_the_flush_settings_reach_the_indexer(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("MEMORYD_INDEX_FLUSH_INTERVAL_SECONDS", "12.5")
+    monkeypatch.setenv("MEMORYD_INDEX_FLUSH_MAX_CHANGES", "250")
+    indexer = Settings().indexer_settings()
+    assert (indexer.flush_interval_seconds, indexer.flush_max_changes) == (12.5, 250)
+    monkeypatch.setenv("MEMORYD_INDEX_FLUSH_MAX_CHANGES", "0")
+    with pytest.raises(ValidationError, match="index_flush_max_changes"):
+        Settings()
+
+
 def test_only_the_embedded_index_is_repaired_after_a_power_loss():
     """A Qdrant server keeps applied writes itself, and other servers may write
     the same collection: putting back this journal's older changes would undo theirs."""

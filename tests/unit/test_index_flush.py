@@ -173,3 +173,39 @@ def test_each_flush_records_the_last_change_the_index_then_holds(tmp_path: Path,
         scenario,
         _recording_into(journals),
     )
+
+
+def test_enough_unflushed_changes_are_flushed_before_the_interval_is_up(tmp_path: Path, model):
+    """A stream of writes (an import, say) is flushed every flush_max_changes
+    changes: a flush's stall grows with what it syncs, and the engine's log too."""
+    journals: list[CheckpointRecordingJournal] = []
+    texts = [
+        "the user's timezone is Europe/Berlin",
+        "the user prefers tea to coffee",
+        "the user's dog is called Rex",
+        "the user is learning the cello",
+        "the user's flight to Lisbon leaves on Friday",
+        "the user is allergic to peanuts",
+    ]
+
+    async def scenario(memories: Memories, indexer: Indexer, index: CallRecordingIndex) -> None:
+        journal = journals[0]
+        for flushes, first in enumerate((0, 3), start=1):
+            for text in texts[first : first + 3]:
+                await _create(memories, text)
+            async with asyncio.timeout(30):  # the hour is not up; the third change is due
+                checkpoint = await journal.recorded.get()
+            # None after the first two changes, one after the third; the count starts again.
+            assert index.calls == ["upsert", "upsert", "upsert", "flush"] * flushes
+            changes = await journal.changes_after(0, 10)
+            assert checkpoint == changes[-1].seq
+            assert changes[-1].memory.content == texts[first + 2]
+
+    _run(
+        tmp_path,
+        model,
+        IndexerSettings(flush_interval_seconds=3600, flush_max_changes=3),
+        CallRecordingIndex,
+        scenario,
+        _recording_into(journals),
+    )

@@ -69,7 +69,7 @@ class Indexer:
         #: SYNC waiters per write, and the outcomes the indexer left for them.
         self._awaited: dict[int, int] = {}
         self._finished: dict[int, tuple[WriteState, dict[str, Any]]] = {}
-        self._flushes = FlushSchedule(applier.index, self._settings.flush_interval_seconds, journal)
+        self._flushes = FlushSchedule(applier.index, self._settings, journal)
 
     async def start(self) -> list[Entry]:
         """Starts applying; returns the entries still pending from a previous run,

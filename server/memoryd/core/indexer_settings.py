@@ -16,7 +16,10 @@ class IndexerSettings:
     purge_interval_seconds: float = 3600.0
     #: How long an applied write may wait before the index is flushed to disk
     #: (VectorIndex.flush); 0 flushes after every batch of writes.
-    flush_interval_seconds: float = 5.0
+    flush_interval_seconds: float = 30.0
+    #: How many changes (memories stored or deleted) may wait unflushed before
+    #: the index is flushed, however short a while they have waited.
+    flush_max_changes: int = 10_000
     #: Whether a start puts back the applied writes the index lost since it was
     #: last flushed (core/index_redo.py): the edge backend; a Qdrant server keeps them.
     redo_lost_writes: bool = True
