@@ -47,14 +47,14 @@ class FlushSchedule:
         self._unflushed_changes = 0
         self._last_change = self._checkpoint = 0
 
-    def applied(self) -> None:
-        """A write reached the index."""
-        if self._unflushed_since is None:
-            self._unflushed_since = time.monotonic()
-
     def finished(self, changes: Sequence[Change]) -> None:
-        """Changes of applied writes are in the log, numbered."""
+        """An applied write's changes are in the log, numbered. A write without
+        any (a skipped near-duplicate, an import of what is stored) left the
+        index as it was: it makes no flush due, which would stall every call
+        for nothing."""
         if changes:
+            if self._unflushed_since is None:
+                self._unflushed_since = time.monotonic()
             self._last_change = changes[-1].seq
             self._unflushed_changes += len(changes)
 
@@ -70,7 +70,10 @@ class FlushSchedule:
         return time.monotonic() >= self.due_at()
 
     async def flush(self) -> None:
-        """Flushes; every change finished before this call is then on disk."""
+        """Flushes, unless no change waits; every change finished before this
+        call is then on disk."""
+        if self._unflushed_since is None:
+            return
         self._unflushed_since = None
         self._unflushed_changes = 0
         through = self._last_change

@@ -237,7 +237,6 @@ class Indexer:
         between, the write replays to the same outcome (the applier's stamps)."""
         if seq in self._awaited:
             self._finished[seq] = (state, outcome)
-        self._flushes.applied()
         async with self._progress:
             self.applied_seq = seq
             self._progress.notify_all()
