@@ -24,13 +24,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from compare.memoryd_client_calls import DENSE, SYNC, connect, search
+from compare.memoryd_client_calls import DENSE, SYNC, connect, create, search
 from compare.million import import_random_vectors
 from compare.stats import summary
 from corpus import memories
 from harness import ServerProcess
 
-from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 
 SETTINGS = {
@@ -110,10 +109,7 @@ def write_trickle(
     written = 0
     start = time.perf_counter()
     while not stop.is_set():
-        scope = pb.Scope(user_id=USERS[written % len(USERS)])
-        request = svc.CreateMemoryRequest(memory=pb.Memory(content=next(texts), scope=scope))
-        request.mode = SYNC
-        answer = client.create_memory(request)
+        answer = create(client, USERS[written % len(USERS)], next(texts), SYNC)
         created.append(int(answer.outcome == svc.WRITE_OUTCOME_CREATED))
         written += 1
         stop.wait(max(0.0, start + written / rate - time.perf_counter()))

@@ -56,9 +56,12 @@ def store_in_batches(client: MemorydClient, by_user: Iterable[tuple[str, list[st
     return stored
 
 
-def create(client: MemorydClient, user: str, text: str, mode: int) -> None:
+def create(client: MemorydClient, user: str, text: str, mode: int) -> svc.CreateMemoryResponse:
     memory = pb.Memory(content=text, scope=pb.Scope(user_id=user))
-    client.create_memory(svc.CreateMemoryRequest(memory=memory, mode=mode))
+    answer: svc.CreateMemoryResponse = client.create_memory(
+        svc.CreateMemoryRequest(memory=memory, mode=mode)
+    )
+    return answer
 
 
 def search(
