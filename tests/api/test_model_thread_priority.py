@@ -1,9 +1,11 @@
 """The local model's threads run at a lower priority than the server's own
-(MEMORYD_EMBED_THREAD_NICENESS): Linux keeps a nice value per thread."""
+(MEMORYD_EMBED_THREAD_NICENESS): Linux keeps a nice value per thread; and none
+of them is tied to one core."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 import threading
@@ -60,6 +62,28 @@ def test_the_model_and_its_thread_pool_run_at_the_given_niceness(niceness):
         assert set(started.values()) == {own}
     # The caller's thread keeps its priority.
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own
+
+
+def test_no_thread_of_the_model_is_pinned_to_a_core():
+    # Left to pick its thread count, onnxruntime pins each thread of its pool to one
+    # core: on 2 cores one thread then waited for its core while the other idled, and
+    # every model call with it.
+    allowed = os.sched_getaffinity(0)
+    before = set(nice_values())
+    model = OnnxMiniLMEmbedder()  # the server's default thread count
+    try:
+        assert len(embed_one(model)) == DIMENSION
+        started = set(nice_values()) - before
+        pinned = {}
+        for tid in started:
+            with contextlib.suppress(ProcessLookupError):  # the thread ended meanwhile
+                if (cpus := os.sched_getaffinity(tid)) != allowed:
+                    pinned[tid] = cpus
+    finally:
+        asyncio.run(model.close())
+    # The inference thread and one more per further CPU, all free to run anywhere.
+    assert len(started) >= len(allowed), started
+    assert pinned == {}, f"pinned to {pinned}, the process may run on {allowed}"
 
 
 def test_the_server_lowers_only_the_model_threads(tmp_path: Path):
