@@ -83,13 +83,13 @@ async def _async_round(
     async def client_search(_: int) -> object:
         return await store.aclient.search_memories(request)
 
-    await _report("search", {"asearch": adapter_search, "client": client_search}, args.calls)
+    searches = {"asearch": adapter_search, "client": client_search}
+    await _report("search", searches, args.calls)
     for count in args.tasks:
         idle = asyncio.Event()
         others = [asyncio.create_task(idle.wait()) for _ in range(count)]
         await asyncio.sleep(0)  # let them start
-        kinds = {"asearch": adapter_search, "client": client_search}
-        await _report(f"search, {count} other tasks", kinds, args.calls)
+        await _report(f"search, {count} other tasks", searches, args.calls)
         idle.set()
         await asyncio.gather(*others)
 
