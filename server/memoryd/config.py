@@ -76,7 +76,7 @@ class Settings(BaseSettings):
         None, gt=0, description="MEMORYD_EMBED_BATCH_SIZE: texts per call (local 16, Gemini 32)."
     )
     embed_threads: int = Field(
-        0, ge=0, description="MEMORYD_EMBED_THREADS: the local model's threads; 0: one per CPU."
+        0, ge=0, description="MEMORYD_EMBED_THREADS: the local model's threads; 0: one per core."
     )
     embed_keep_spinning: bool = Field(
         False, description="MEMORYD_EMBED_KEEP_SPINNING: model threads spin between calls."

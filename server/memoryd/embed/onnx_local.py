@@ -19,6 +19,7 @@ from tokenizers import Tokenizer
 
 from memoryd.core.errors import EmbeddingError
 from memoryd.core.ports import Vector
+from memoryd.embed.cpu_cores import usable_cores
 from memoryd.embed.model_files import verify_sha256, wordpiece_tokenizer
 
 logger = logging.getLogger(__name__)
@@ -68,7 +69,7 @@ class OnnxMiniLMEmbedder:
         # each thread of its pool to a core, where it waits behind whatever else runs
         # there while another core idles, and the whole model call waits for it
         # (after a 1M import, 26 of 300 searches took over 10 ms, against 8 unpinned).
-        options.intra_op_num_threads = intra_op_threads or usable_cpus()
+        options.intra_op_num_threads = intra_op_threads or usable_cores()
         if not keep_spinning:
             # The pool's threads spin inside a model call (fast hand-offs between
             # its parallel steps) but not after it: spinning on took the cores
@@ -144,13 +145,6 @@ def _open_session(
         raise
     logger.info("loaded %s from %s", MODEL_ID, path)
     return session
-
-
-def usable_cpus() -> int:
-    """How many CPUs this process may run on (its affinity mask, where the OS has one)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def _lower_priority(niceness: int) -> None:
