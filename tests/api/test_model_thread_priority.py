@@ -1,12 +1,14 @@
 """The local model's threads run at a lower priority than the server's own
-(MEMORYD_EMBED_THREAD_NICENESS): Linux keeps a nice value per thread; and none
-of them is tied to one core."""
+(MEMORYD_EMBED_THREAD_NICENESS): Linux keeps a nice value per thread; none of
+them is tied to one core, and none runs on a CPU the process may not use."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -119,3 +121,35 @@ def test_a_sandbox_that_forbids_lowering_priority_leaves_the_model_working(monke
     finally:
         asyncio.run(model.close())
     assert "could not lower the model threads' priority" in caplog.text
+
+
+CONFINED_MODEL = """
+import asyncio, json, os, sys
+os.sched_setaffinity(0, {int(sys.argv[1])})  # as `taskset -c N` would, before any thread
+from memoryd.embed.cpu_cores import usable_cores
+from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
+before = set(os.listdir("/proc/self/task"))
+model = OnnxMiniLMEmbedder()
+asyncio.run(model.embed(["the user lives in Lisbon"]))
+started = set(os.listdir("/proc/self/task")) - before
+affinities = {tid: sorted(os.sched_getaffinity(int(tid))) for tid in started}
+json.dump({"cores": usable_cores(), "threads": affinities}, sys.stdout)
+asyncio.run(model.close())
+"""
+
+
+def test_a_model_confined_to_one_cpu_keeps_to_it():
+    # onnxruntime's own default ignores the process's affinity mask: under
+    # `taskset -c 0` on 2 cores it still started a pool thread, pinned to CPU 1.
+    cpu = min(os.sched_getaffinity(0))
+    run = subprocess.run(
+        [sys.executable, "-c", CONFINED_MODEL, str(cpu)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    confined = json.loads(run.stdout)
+    assert confined["cores"] == 1  # one thread for the model: no pool beside it
+    assert confined["threads"], "the model started no thread"
+    assert all(cpus == [cpu] for cpus in confined["threads"].values()), confined
