@@ -26,15 +26,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
-from compare.memoryd_client_calls import connect, store_in_batches
 from compare.stats import summary
 from compare.workload import Workload
-from harness import ServerProcess, alternating
+from harness import alternating, loaded_server
 
 from memoryd_client.tenxgraph import MemorydStore
 
@@ -53,21 +50,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
     workload = Workload(args.size)
-    with tempfile.TemporaryDirectory(prefix="adapter-overhead-") as data_dir:
-        server = ServerProcess(Path(data_dir)).start()
+    with loaded_server(workload, "adapter-overhead-") as server:
+        store = MemorydStore(server.address)
         try:
-            with connect(server.address) as client:
-                store_in_batches(client, workload.by_user())
-            store = MemorydStore(server.address)
-            try:
-                for round_no in range(1, args.rounds + 1):
-                    print(f"round {round_no}")
-                    asyncio.run(_async_round(store, workload, args, round_no))
-                    _sync_searches(store, workload, args.calls)
-            finally:
-                store.release()
+            for round_no in range(1, args.rounds + 1):
+                print(f"round {round_no}")
+                asyncio.run(_async_round(store, workload, args, round_no))
+                _sync_searches(store, workload, args.calls)
         finally:
-            server.stop()
+            store.release()
 
 
 async def _async_round(

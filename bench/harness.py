@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import grpc
@@ -21,6 +22,9 @@ from memoryd.v1 import memory_service_pb2_grpc
 # distribution; benchmarks share it from this checkout, however they are started.
 sys.path.append(str(Path(__file__).resolve().parent.parent / "tests"))
 
+from compare.memoryd_client_calls import connect, store_in_batches
+from compare.workload import Workload
+
 from support import ServerProcess, otlp_receiver
 
 __all__ = [
@@ -28,6 +32,7 @@ __all__ = [
     "Run",
     "ServerProcess",
     "checkout_env",
+    "loaded_server",
     "on_scratch_server",
     "otlp_receiver",
     "percentiles",
@@ -61,6 +66,20 @@ def on_scratch_server(
         try:
             with server.channel() as channel:
                 run(channel, args)
+        finally:
+            server.stop()
+
+
+@contextlib.contextmanager
+def loaded_server(workload: Workload, prefix: str) -> Iterator[ServerProcess]:
+    """A memoryd server on a scratch data directory, loaded with ``workload`` as
+    bench-compare loads it (BatchCreate x100 SYNC, 100 memories to a user)."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as data_dir:
+        server = ServerProcess(Path(data_dir)).start()
+        try:
+            with connect(server.address) as client:
+                store_in_batches(client, workload.by_user())
+            yield server
         finally:
             server.stop()
 
