@@ -26,7 +26,7 @@ import argparse
 import uuid
 from collections.abc import Callable
 
-from compare.memoryd_client_calls import ASYNC, DENSE, connect, empty_rpc
+from compare.memoryd_client_calls import ASYNC, connect, empty_rpc, search_request
 from compare.stats import summary
 from compare.workload import Workload
 from harness import alternating, loaded_server
@@ -42,6 +42,7 @@ QUERY = "what did I say about my travel plans"
 DEADLINE_S = 60.0
 
 Calls = dict[str, Callable[[int], object]]
+Stub = memory_service_pb2_grpc.MemoryServiceStub
 
 
 def main() -> None:
@@ -53,36 +54,38 @@ def main() -> None:
     args = parser.parse_args()
     workload = Workload(args.size)
     with loaded_server(workload, "client-overhead-") as server, connect(server.address) as client:
-        reads, writes = _reads(client, workload), _writes(client, workload, args)
+        raw = memory_service_pb2_grpc.MemoryServiceStub(client._raw)
+        empty = empty_rpc(client)
+        reads = _reads(client, raw, empty, workload)
+        writes = _writes(client, raw, empty, workload, args)
         alternating(list(reads.values()), range(100))  # warm up both paths
         for round_no in range(1, args.rounds + 1):
             print(f"round {round_no}")
             _report("reads", reads, args.calls)
             _report("writes, ASYNC", writes, args.writes)
-            client.search_memories(_search(workload.user_of(0)))  # indexed: quiet again
+            client.search_memories(search_request(workload.user_of(0), QUERY))  # quiet again
 
 
-def _search(user: str) -> svc.SearchMemoriesRequest:
-    request = svc.SearchMemoriesRequest(
-        query=QUERY, scope=pb.Scope(user_id=user), limit=5, retrieval_mode=DENSE
-    )
-    request.recency_half_life.SetInParent()  # zero: recency off
-    return request
+def _reads(
+    client: MemorydClient, raw: Stub, empty: Callable[[], object], workload: Workload
+) -> Calls:
+    def search(i: int) -> svc.SearchMemoriesRequest:
+        return search_request(workload.user_of(i), QUERY)  # DENSE, recency off
 
-
-def _reads(client: MemorydClient, workload: Workload) -> Calls:
-    raw = memory_service_pb2_grpc.MemoryServiceStub(client._raw)
-    empty = empty_rpc(client)
     return {
         "empty RPC": lambda _: empty(),
-        "raw stub": lambda i: raw.SearchMemories(_search(workload.user_of(i)), timeout=DEADLINE_S),
-        "MemorydClient": lambda i: client.search_memories(_search(workload.user_of(i))),
+        "raw stub": lambda i: raw.SearchMemories(search(i), timeout=DEADLINE_S),
+        "MemorydClient": lambda i: client.search_memories(search(i)),
     }
 
 
-def _writes(client: MemorydClient, workload: Workload, args: argparse.Namespace) -> Calls:
-    raw = memory_service_pb2_grpc.MemoryServiceStub(client._raw)
-    empty = empty_rpc(client)
+def _writes(
+    client: MemorydClient,
+    raw: Stub,
+    empty: Callable[[], object],
+    workload: Workload,
+    args: argparse.Namespace,
+) -> Calls:
     texts = iter(workload.fresh_texts("client-overhead", 3 * args.writes * args.rounds))
 
     def create(i: int, request_id: str = "") -> svc.CreateMemoryRequest:

@@ -64,14 +64,22 @@ def create(client: MemorydClient, user: str, text: str, mode: int) -> svc.Create
     return answer
 
 
-def search(
-    client: MemorydClient, user: str, query: str, mode: int = DENSE, *, recency: bool = False
-) -> list[str]:
-    """The contents of the top 5 memories of ``user`` for ``query``. By default
-    DENSE with recency off: the same work as the floor's query and the peers'."""
+def search_request(
+    user: str, query: str, mode: int = DENSE, *, recency: bool = False
+) -> svc.SearchMemoriesRequest:
+    """The top 5 memories of ``user`` for ``query``. By default DENSE with recency
+    off: the same work as the floor's query and the peers'."""
     request = svc.SearchMemoriesRequest(
         query=query, scope=pb.Scope(user_id=user), limit=5, retrieval_mode=mode
     )
     if not recency:
         request.recency_half_life.SetInParent()
+    return request
+
+
+def search(
+    client: MemorydClient, user: str, query: str, mode: int = DENSE, *, recency: bool = False
+) -> list[str]:
+    """The contents of ``search_request``'s results."""
+    request = search_request(user, query, mode, recency=recency)
     return [r.memory.content for r in client.search_memories(request).results]
