@@ -1,14 +1,22 @@
-"""The token counter counts a text as the tokenizer does, whatever the text."""
+"""The token counter counts a text as the tokenizer does, whatever the text; its
+tokenizer file is checked before use."""
 
 from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from tokenizers import Tokenizer
 
-from memoryd.embed.model_files import wordpiece_tokenizer
+from memoryd.embed import model_files
+from memoryd.embed.model_files import ModelFileError, wordpiece_tokenizer
 from memoryd.embed.tokens import LONGEST_CACHED_CHUNK, WordPieceTokenCounter
+
+from support.damage import flip_one_byte
 
 
 @pytest.fixture(scope="module")
@@ -59,3 +67,16 @@ def test_counts_a_rendered_block_and_its_repeat_alike(counter, tokenizer):
 def test_empty_and_blank_texts_count_nothing(counter):
     assert counter.count_tokens("") == 0
     assert counter.count_tokens("   ") == 0
+
+
+def test_a_damaged_tokenizer_file_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    damaged = tmp_path / "tokenizer.json"
+    shutil.copy(model_files.TOKENIZER_PATH, damaged)
+    flip_one_byte(damaged, damaged.stat().st_size // 2)
+    monkeypatch.setattr(model_files, "TOKENIZER_PATH", damaged)
+    expected = model_files.TOKENIZER_SHA256
+    message = rf"{re.escape(str(damaged))} has sha256 \w+, expected {expected}; reinstall it"
+    with pytest.raises(ModelFileError, match=message):
+        model_files.wordpiece_tokenizer()
