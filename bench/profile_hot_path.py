@@ -8,7 +8,9 @@ and by inclusive time, as a share of the samples taken while calls ran.
     python bench/profile_hot_path.py --call cached-search
     python bench/profile_hot_path.py --call create-async --calls 2000
 
-Kinds: empty, cached-search, cold-search, create-async, create-sync, batch-create.
+Kinds: empty, cached-search, cold-search, create-async, create-sync, batch-create,
+preload-etag (a Preload of a user and an agent scope repeated with the etag its
+first run ended with: goal 5's not_modified answer).
 """
 
 from __future__ import annotations
@@ -34,7 +36,15 @@ from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
-KINDS = ("empty", "cached-search", "cold-search", "create-async", "create-sync", "batch-create")
+KINDS = (
+    "empty",
+    "cached-search",
+    "cold-search",
+    "create-async",
+    "create-sync",
+    "batch-create",
+    "preload-etag",
+)
 
 
 def main() -> None:
@@ -103,6 +113,15 @@ def _prepare(channel: grpc.Channel, args: argparse.Namespace) -> Callable[[int],
         memory = pb.Memory(content=next(fresh), scope=scope(i))
         return stub.CreateMemory(svc.CreateMemoryRequest(memory=memory, mode=mode))
 
+    def preload(etag: str = "") -> list[svc.PreloadResponse]:
+        request = svc.PreloadRequest(
+            query=asked[0],
+            user_scope=scope(0),
+            agent_scope=pb.Scope(agent_id="profile-agent"),
+            if_none_match=etag,
+        )
+        return list(stub.Preload(request))
+
     calls: dict[str, Callable[[int], object]] = {
         "empty": lambda i: health.Check(health_pb2.HealthCheckRequest()),
         "cached-search": lambda i: stub.SearchMemories(
@@ -123,6 +142,11 @@ def _prepare(channel: grpc.Channel, args: argparse.Namespace) -> Callable[[int],
             )
         ),
     }
+    if args.call == "preload-etag":
+        etag = preload()[-1].done.etag
+        if not preload(etag)[0].HasField("not_modified"):
+            raise RuntimeError(f"a repeat with etag {etag} was searched again")
+        calls["preload-etag"] = lambda i: preload(etag)
     return calls[args.call]
 
 
