@@ -7,10 +7,10 @@ and the directory holds no index yet):
 
 - start-up to SERVING of a real ``memoryd serve`` process, as
   ``make bench-compare --million`` times it (spawn until health Check answers);
-- the stages of the same start in a child process: Python imports, opening the
-  Qdrant Edge shard (which holds the GIL), the journal, the indexer's start,
-  and how long the first embed still waits for the model, which loads on its
-  own thread beside the shard.
+- the stages of the same start in a child process: Python imports (with the
+  start of the model, which then loads on its own thread beside them and the
+  shard), opening the Qdrant Edge shard (which holds the GIL), the journal, the
+  indexer's start, and how long the first embed still waits for the model.
 
 Each run starts a new process on the same directory, so the operating
 system's page cache holds the files as it would at a restart.
@@ -123,8 +123,12 @@ def _stages_in_this_process(data_dir: Path) -> dict[str, float]:
     import asyncio
 
     started = time.perf_counter()
-    import memoryd.server as server
+    from memoryd.components import start_local_model
     from memoryd.config import Settings
+
+    settings = Settings(data_dir=data_dir)
+    model = start_local_model(settings)  # as memoryd serve does: before the server's imports
+    import memoryd.server as server
     from memoryd.core.indexer import Indexer
     from memoryd.store import edge
     from memoryd.store.sqlite_journal import SqliteJournal
@@ -153,7 +157,7 @@ def _stages_in_this_process(data_dir: Path) -> dict[str, float]:
 
     async def build_and_embed() -> None:
         began = time.perf_counter()
-        app = await server.build(Settings(data_dir=data_dir))
+        app = await server.build(settings, local_model=model)
         stages["build"] = time.perf_counter() - began
         began = time.perf_counter()
         await app.embedder.embed(["the first query after a start"])

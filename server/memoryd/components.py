@@ -27,11 +27,27 @@ if TYPE_CHECKING:
     from qdrant_client import AsyncQdrantClient
 
 
+def start_local_model(settings: Settings) -> Embedder:
+    """The local model as MEMORYD_EMBED_* configure it, its files checked; its
+    session starts loading at once, on the model's own thread."""
+    from memoryd.embed.onnx_local import OnnxMiniLMEmbedder
+
+    return OnnxMiniLMEmbedder(
+        intra_op_threads=settings.embed_threads,
+        keep_spinning=settings.embed_keep_spinning,
+        thread_niceness=settings.embed_thread_niceness,
+    )
+
+
 def make_embedder(
-    settings: Settings, telemetry: Telemetry, gemini_transport: Any | None = None
+    settings: Settings,
+    telemetry: Telemetry,
+    gemini_transport: Any | None = None,
+    local_model: Embedder | None = None,
 ) -> Embedder:
     """The embedder MEMORYD_EMBEDDER names, with batching, cache and tracing;
-    ``gemini_transport`` (tests only: Seams) replaces Gemini's HTTP transport."""
+    ``gemini_transport`` (tests only: Seams) replaces Gemini's HTTP transport,
+    ``local_model`` is the local model if start_local_model() started it already."""
     provider: Embedder
     if settings.embedder == "gemini":
         from google.genai import types
@@ -52,13 +68,9 @@ def make_embedder(
             ),
         )
     else:
-        from memoryd.embed.onnx_local import BATCH_SIZE, OnnxMiniLMEmbedder
+        from memoryd.embed.onnx_local import BATCH_SIZE
 
-        provider = OnnxMiniLMEmbedder(
-            intra_op_threads=settings.embed_threads,
-            keep_spinning=settings.embed_keep_spinning,
-            thread_niceness=settings.embed_thread_niceness,
-        )
+        provider = local_model or start_local_model(settings)
     batch = settings.embed_batch_size or BATCH_SIZE
     embedder: Embedder = MicroBatchingEmbedder(provider, max_batch=batch)
     cache = None

@@ -107,14 +107,18 @@ class Seams:
 
 
 async def build(
-    settings: Settings, telemetry: Telemetry | None = None, seams: Seams | None = None
+    settings: Settings,
+    telemetry: Telemetry | None = None,
+    seams: Seams | None = None,
+    local_model: Embedder | None = None,
 ) -> App:
     """The object graph for ``settings``; ``telemetry`` defaults to none (no-op),
-    ``seams`` to the production components."""
+    ``seams`` to the production components, ``local_model`` to one started here."""
     data_dir_lock = DataDirLock.acquire(settings.data_dir)  # before anything in it opens
     telemetry = telemetry or Telemetry(record_content=settings.telemetry_record_content)
     seams = seams or Seams()
-    embedder = SwitchingEmbedder(make_embedder(settings, telemetry, seams.gemini_transport))
+    provider = make_embedder(settings, telemetry, seams.gemini_transport, local_model)
+    embedder = SwitchingEmbedder(provider)
     spec = IndexSpec(embedder_id=embedder.model_id, dimension=embedder.dimension)
     try:
         engine = await open_index(settings, spec, seams.qdrant_client or connect_qdrant)
@@ -197,8 +201,7 @@ async def create_server(
     """A server with MemoryService, health and reflection, bound but not started.
 
     Returns the server and the port it bound (settings.port 0 picks one). Pass
-    ``health_servicer`` to change the health status later, as serve() does on
-    shutdown.
+    ``health_servicer`` to change the health status later, as serve() does on shutdown.
     """
     options = [
         # Above the limit, so that RejectUndecodable answers an oversized request
@@ -233,14 +236,9 @@ async def create_server(
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection(
-        (
-            SERVICE_NAME,
-            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-            reflection.SERVICE_NAME,
-        ),
-        server,
-    )
+    health_name = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
+    services = (SERVICE_NAME, health_name, reflection.SERVICE_NAME)
+    reflection.enable_server_reflection(services, server)
     address = f"{settings.host}:{settings.port}"
     credentials = server_credentials(settings)
     if credentials is None:
@@ -252,7 +250,9 @@ async def create_server(
     return server, port
 
 
-async def serve(settings: Settings, seams: Seams | None = None) -> None:
+async def serve(
+    settings: Settings, seams: Seams | None = None, local_model: Embedder | None = None
+) -> None:
     """Runs until SIGTERM or SIGINT, then lets RPCs in flight finish and closes.
 
     ``seams`` is for the tests' own entry point; ``memoryd serve`` passes none.
@@ -270,7 +270,7 @@ async def serve(settings: Settings, seams: Seams | None = None) -> None:
             "Set MEMORYD_AUTH_MODE to api_key, jwt or mtls.",
             settings.host,
         )
-    app = await build(settings, telemetry, seams)
+    app = await build(settings, telemetry, seams, local_model)
     health_servicer = health.aio.HealthServicer()
     server, port = await create_server(settings, app, health_servicer)
     await server.start()

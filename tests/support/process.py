@@ -47,6 +47,8 @@ class ServerProcess:
     env: dict[str, str] = field(default_factory=dict)
     apply_delay: float = 0.0
     qdrant_standin: bool = False
+    #: A command to run instead (the port and data directory options are appended).
+    command: list[str] | None = None
     process: subprocess.Popen[str] | None = None
     port: int = 0
     log: list[str] = field(default_factory=list)
@@ -74,6 +76,8 @@ class ServerProcess:
         return self
 
     def _entry_point(self, env: dict[str, str]) -> list[str]:
+        if self.command is not None:
+            return self.command
         if not self.apply_delay and not self.qdrant_standin:
             return [sys.executable, "-m", "memoryd.cli", "serve"]
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS_DIR), env.get("PYTHONPATH")]))

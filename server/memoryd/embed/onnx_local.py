@@ -81,9 +81,10 @@ class OnnxMiniLMEmbedder:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnx-embed")
         # Loaded on the inference thread, ahead of every embed. onnxruntime builds
         # the session without the GIL, but its Python steps in between need it,
-        # and Qdrant Edge holds it while opening the shard: at 1M memories the
-        # session was ready 0.18 s after the shard, so the first embed waits
-        # (bench/startup_stages.py). With a small index it overlaps the start.
+        # and Qdrant Edge holds it while opening the shard: built after the
+        # server's imports, the session was ready 0.14-0.20 s after the rest of
+        # the start, at any size of index (bench/startup_stages.py). memoryd
+        # serve therefore builds this before it imports the server.
         self._session = self._executor.submit(_open_session, path, options, thread_niceness)
 
     def _loaded_session(self) -> ort.InferenceSession:
