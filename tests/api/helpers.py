@@ -12,6 +12,8 @@ from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
+from support import ServerProcess
+
 
 def new_memory(content: str, *, user: str = "", **fields: Any) -> svc.CreateMemoryRequest:
     scope_fields = {k: fields.pop(k) for k in ("agent_id", "app_id", "thread_id") if k in fields}
@@ -157,3 +159,13 @@ def open_watch(
 ) -> Watch:
     request = svc.WatchMemoriesRequest(scope=scope, **fields)
     return Watch(stub.WatchMemories(request, timeout=WATCH_TIMEOUT, metadata=metadata))
+
+
+def failed_start(process: ServerProcess) -> str:
+    """Starts ``process``, expecting it to exit before it listens; returns its log."""
+    try:
+        with pytest.raises(RuntimeError, match="memoryd did not start"):
+            process.start()
+    finally:
+        process.stop()
+    return "".join(process.log)

